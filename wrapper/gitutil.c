@@ -1,0 +1,119 @@
+/* gitutil: repository discovery and configuration through libgit2. */
+#include "gitutil.h"
+#include "strbuf.h"
+#include "usage.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+lg2_error(int code, const char *what, const char *extra)
+{
+	const git_error *e = git_error_last();
+	const char *msg = e && e->message ? e->message : "no further details";
+
+	if (extra)
+		error("%s '%s': %s (libgit2 error %d)", what, extra, msg, code);
+	else
+		error("%s: %s (libgit2 error %d)", what, msg, code);
+	return -1;
+}
+
+git_repository *
+repo_discover(void)
+{
+	git_repository *repo = NULL;
+	int rc = git_repository_open_ext(&repo, ".", GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+
+	if (rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		return NULL;
+	}
+	if (rc < 0) {
+		lg2_error(rc, "cannot open the repository here", NULL);
+		return NULL;
+	}
+	return repo;
+}
+
+static git_config *
+open_config(git_repository *repo)
+{
+	git_config *cfg = NULL, *snap = NULL;
+	int rc;
+
+	if (repo)
+		rc = git_repository_config(&cfg, repo);
+	else
+		rc = git_config_open_default(&cfg);
+	if (rc < 0) {
+		git_error_clear();
+		return NULL;
+	}
+	rc = git_config_snapshot(&snap, cfg);
+	git_config_free(cfg);
+	if (rc < 0) {
+		git_error_clear();
+		return NULL;
+	}
+	return snap;
+}
+
+static int
+push_value(const git_config_entry *entry, void *payload)
+{
+	strvec_push(payload, entry->value ? entry->value : "");
+	return 0;
+}
+
+void
+repo_config_get_all(git_repository *repo, const char *key, struct strvec *out)
+{
+	git_config *cfg = open_config(repo);
+
+	if (!cfg)
+		return;
+	if (git_config_get_multivar_foreach(cfg, key, NULL, push_value, out) < 0)
+		git_error_clear();
+	git_config_free(cfg);
+}
+
+int
+repo_config_get_string(git_repository *repo, const char *key, char **out)
+{
+	git_config *cfg = open_config(repo);
+	const char *value = NULL;
+	int found = 0;
+
+	if (!cfg)
+		return 0;
+	if (!git_config_get_string(&value, cfg, key)) {
+		*out = xstrdup(value);
+		found = 1;
+	} else {
+		git_error_clear();
+	}
+	git_config_free(cfg);
+	return found;
+}
+
+int
+repo_config_get_bool(git_repository *repo, const char *key, int *out)
+{
+	git_config *cfg = open_config(repo);
+	int rc, ret = 0;
+
+	if (!cfg)
+		return 0;
+	rc = git_config_get_bool(out, cfg, key);
+	if (!rc) {
+		ret = 1;
+	} else if (rc != GIT_ENOTFOUND) {
+		lg2_error(rc, "bad boolean config value for", key);
+		ret = -1;
+	} else {
+		git_error_clear();
+	}
+	git_config_free(cfg);
+	return ret;
+}

@@ -1,0 +1,12 @@
+/* json: just enough JSON output for --format=json. */
+#ifndef KHSEND_JSON_H
+#define KHSEND_JSON_H
+
+#include "strbuf.h"
+
+/* Append a JSON string; bytes that are not UTF-8 become U+FFFD. */
+void json_add_string(struct strbuf *sb, const char *s);
+/* Append a string, or null for NULL. */
+void json_add_string_or_null(struct strbuf *sb, const char *s);
+
+#endif

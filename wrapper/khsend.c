@@ -1,0 +1,172 @@
+/*
+ * khsend: check a kernel patch series for "fixed" jokes before it is sent.
+ *
+ * Each command lives in its own cmd-*.c and is found in the table below;
+ * anything that is not a command name is handed to the send command, so
+ * khsend can be typed wherever "git send-email" was.
+ */
+#include "khsend.h"
+#include "color.h"
+#include "gitutil.h"
+#include "path.h"
+#include "strbuf.h"
+#include "usage.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "check", cmd_check, "check a series against the policy" },
+	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
+	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
+	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
+	{ NULL, NULL, NULL },
+};
+
+void
+ctx_init(struct khsend_ctx *ctx, const struct strvec *policies)
+{
+	int problems;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->policy = (struct policy)POLICY_INIT;
+	ctx->repo = repo_discover();
+	problems = policy_load(&ctx->policy, policies, ctx->repo);
+	if (problems)
+		die("the policy has %d %s (see above); nothing was checked", problems,
+		    problems == 1 ? "problem" : "problems");
+	if (!ctx->policy.files.nr)
+		warning("no policy file was found, so nothing is protected");
+}
+
+const char *
+ctx_tmpdir(struct khsend_ctx *ctx)
+{
+	if (!ctx->tmpdir) {
+		ctx->tmpdir = make_temp_dir("khsend");
+		remove_at_exit(ctx->tmpdir);
+	}
+	return ctx->tmpdir;
+}
+
+void
+ctx_release(struct khsend_ctx *ctx)
+{
+	policy_release(&ctx->policy);
+	git_repository_free(ctx->repo);
+	free(ctx->tmpdir);
+	ctx->repo = NULL;
+	ctx->tmpdir = NULL;
+}
+
+void
+ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow)
+{
+	for (size_t i = 0; i < allow->nr; i++) {
+		const struct policy_entry *e = policy_find(&ctx->policy, allow->v[i]);
+
+		if (!e)
+			die("--allow %s: there is no policy entry with that id", allow->v[i]);
+		if (!e->allow_override)
+			die("--allow %s: this entry cannot be overridden (its policy says so, at %s)",
+			    allow->v[i], e->origin);
+	}
+}
+
+static void
+print_help(FILE *fp)
+{
+	fprintf(fp, "usage: khsend [--policy <file>]... [git send-email options] <files|directories|mbox|revisions>...\n"
+		    "   or: khsend <command> [<options>]\n\ncommands:\n");
+	for (const struct command *c = commands; c->name; c++)
+		fprintf(fp, "   %-14s%s\n", c->name, c->help);
+	fprintf(fp, "\n'khsend <command> -h' shows a command's options; khsend(1) has the details.\n");
+}
+
+/* --color[=when] and --no-color are understood anywhere before "--". */
+static int
+take_color_options(int argc, const char **argv)
+{
+	int out = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		int mode;
+
+		if (!strcmp(argv[i], "--")) {
+			for (; i < argc; i++)
+				argv[out++] = argv[i];
+			break;
+		}
+		if (!strcmp(argv[i], "--color")) {
+			color_set_mode(COLOR_ALWAYS);
+		} else if (!strcmp(argv[i], "--no-color")) {
+			color_set_mode(COLOR_NEVER);
+		} else if (skip_prefix(argv[i], "--color=", &v)) {
+			if ((mode = color_parse_mode(v)) < 0)
+				die("--color=%s: expected auto, always or never", v);
+			color_set_mode((enum color_mode)mode);
+		} else {
+			argv[out++] = argv[i];
+		}
+	}
+	argv[out] = NULL;
+	return out;
+}
+
+/* A closed or full stdout is an error, not a silent success (sbase's fshut). */
+static int
+close_stdout(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		error_errno("cannot write to standard output");
+		return EXIT_ERROR;
+	}
+	return ret;
+}
+
+int
+main(int argc, const char **argv)
+{
+	const struct command *c;
+	int ret;
+
+	git_libgit2_init();
+	argc = take_color_options(argc, argv);
+	if (argc < 2) {
+		print_help(stderr);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		print_help(stdout);
+		ret = close_stdout(EXIT_CLEAN);
+		goto out;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("khsend version %s\n", KHSEND_VERSION);
+		ret = close_stdout(EXIT_CLEAN);
+		goto out;
+	}
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, argv[1]))
+			break;
+	if (!c->name) {
+		error("'%s' is not a khsend command (see 'khsend --help')", argv[1]);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	ret = close_stdout(c->fn(argc - 1, argv + 1));
+out:
+	run_exit_cleanup();
+	git_libgit2_shutdown();
+	return ret;
+}

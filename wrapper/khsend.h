@@ -1,0 +1,33 @@
+/* khsend: what the commands share. */
+#ifndef KHSEND_H
+#define KHSEND_H
+
+#include "policy.h"
+#include "strvec.h"
+
+#include <git2.h>
+
+#define KHSEND_VERSION "1.0"
+
+/* Set up once per command: the repository around us, the policy, a scratch directory. */
+struct khsend_ctx {
+	git_repository *repo;	/* NULL outside a repository */
+	struct policy policy;
+	char *tmpdir;		/* removed at exit */
+};
+
+/* Discover the repository and load the policy (or exactly `policies`); exit 2 on a bad policy. */
+void ctx_init(struct khsend_ctx *ctx, const struct strvec *policies);
+/* A private scratch directory, created on first use. */
+const char *ctx_tmpdir(struct khsend_ctx *ctx);
+void ctx_release(struct khsend_ctx *ctx);
+
+/* Check that every --allow ID names an entry that permits overriding; exit 2 otherwise. */
+void ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow);
+
+int cmd_check(int argc, const char **argv);
+int cmd_policy(int argc, const char **argv);
+int cmd_explain(int argc, const char **argv);
+int cmd_scan(int argc, const char **argv);
+
+#endif
