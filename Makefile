@@ -46,26 +46,34 @@ LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1)
 
 SRCS := \
 	wrapper/khsend.c \
+	wrapper/annotate.c \
+	wrapper/cmd-b4.c \
 	wrapper/cmd-check.c \
+	wrapper/cmd-hook.c \
 	wrapper/cmd-policy.c \
 	wrapper/cmd-scan.c \
+	wrapper/cmd-send.c \
 	wrapper/color.c \
 	wrapper/detect.c \
 	wrapper/gitutil.c \
 	wrapper/glob.c \
 	wrapper/json.c \
+	wrapper/outgoing.c \
 	wrapper/parse-options.c \
 	wrapper/path.c \
 	wrapper/policy.c \
 	wrapper/report.c \
 	wrapper/revisions.c \
 	wrapper/run-command.c \
+	wrapper/sendemail-options.c \
+	wrapper/sendemail-options-table.c \
 	wrapper/series.c \
 	wrapper/strbuf.c \
 	wrapper/strvec.c \
 	wrapper/usage.c
 
-OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/embedded-policy.o
+OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/embedded-policy.o $(OUT)/embedded-hooks.o
+HOOKS := hooks/sendemail-validate hooks/applypatch-msg hooks/pre-applypatch hooks/pre-commit
 PROG := $(OUT)/khsend
 
 all: $(PROG)
@@ -78,6 +86,9 @@ $(OUT)/%.o: wrapper/%.c | $(OUT)
 
 $(OUT)/embedded-policy.o: wrapper/embedded-policy.S policy.yaml | $(OUT)
 	$(CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/embedded-policy.S
+
+$(OUT)/embedded-hooks.o: wrapper/embedded-hooks.S $(HOOKS) | $(OUT)
+	$(CC) -c -o $@ wrapper/embedded-hooks.S
 
 $(OUT):
 	mkdir -p $@

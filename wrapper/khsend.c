@@ -3,7 +3,9 @@
  *
  * Each command lives in its own cmd-*.c and is found in the table below;
  * anything that is not a command name is handed to the send command, so
- * khsend can be typed wherever "git send-email" was.
+ * khsend can be typed wherever "git send-email" was.  Commands without a
+ * help line are hidden: "hook" is what git's hooks, git send-email's
+ * editor and b4's transport call back into.
  */
 #include "khsend.h"
 #include "color.h"
@@ -24,10 +26,14 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "send", cmd_send, "check a series, then send it with git send-email (the default)" },
+	{ "b4", cmd_b4, "check the series of a b4 prep branch, then send it with b4 send" },
 	{ "check", cmd_check, "check a series against the policy" },
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
 	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
+	{ "install-hooks", cmd_install_hooks, "install khsend's git hooks in this repository" },
+	{ "hook", cmd_hook, NULL },
 	{ NULL, NULL, NULL },
 };
 
@@ -84,10 +90,13 @@ ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow)
 static void
 print_help(FILE *fp)
 {
-	fprintf(fp, "usage: khsend [--policy <file>]... [git send-email options] <files|directories|mbox|revisions>...\n"
+	fprintf(fp, "usage: khsend [--policy <file>]... [--allow <id>]... [--[no-]boot] [git send-email options]\n"
+		    "              <files|directories|mbox|revisions>...\n"
+		    "   or: khsend b4 [--policy <file>]... [--allow <id>]... [--[no-]boot] [b4 send options]\n"
 		    "   or: khsend <command> [<options>]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++)
-		fprintf(fp, "   %-14s%s\n", c->name, c->help);
+		if (c->help)
+			fprintf(fp, "   %-14s%s\n", c->name, c->help);
 	fprintf(fp, "\n'khsend <command> -h' shows a command's options; khsend(1) has the details.\n");
 }
 
@@ -159,12 +168,11 @@ main(int argc, const char **argv)
 	for (c = commands; c->name; c++)
 		if (!strcmp(c->name, argv[1]))
 			break;
-	if (!c->name) {
-		error("'%s' is not a khsend command (see 'khsend --help')", argv[1]);
-		ret = EXIT_ERROR;
-		goto out;
-	}
-	ret = close_stdout(c->fn(argc - 1, argv + 1));
+	/* Not a command: khsend as git send-email. */
+	if (!c->name)
+		ret = close_stdout(cmd_send(argc, argv));
+	else
+		ret = close_stdout(c->fn(argc - 1, argv + 1));
 out:
 	run_exit_cleanup();
 	git_libgit2_shutdown();

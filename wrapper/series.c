@@ -384,12 +384,22 @@ message_diff(struct message *msg, git_diff **out)
 	return 0;
 }
 
+int
+message_body_encoded(const struct message *msg)
+{
+	const char *cte = message_header(msg, "Content-Transfer-Encoding");
+	const char *ct = message_header(msg, "Content-Type");
+
+	return (cte && strcasecmp(cte, "7bit") && strcasecmp(cte, "8bit") && strcasecmp(cte, "binary")) ||
+	       (ct && !strncasecmp(ct, "multipart/", 10));
+}
+
 long
 message_patch_offset(const struct message *msg)
 {
 	const char *buf = msg->raw.buf, *end = buf + msg->raw.len, *p;
 
-	if (!msg->is_mail || msg->encoded)
+	if (!msg->is_mail || message_body_encoded(msg))
 		return -1;
 	/* The body starts after the first empty line. */
 	for (p = buf; p < end;) {
@@ -448,19 +458,17 @@ deliver(struct message *msg, message_fn fn, void *data)
 	return ret < 0 ? ret : 0;
 }
 
-/* Is there a second mbox "From " line?  Only then is git mailsplit needed. */
-static int
-maybe_several_mails(const struct strbuf *raw)
+int
+mbox_holds_several(const char *buf, size_t len)
 {
-	return starts_with(raw->buf, "From ") && memmem(raw->buf, raw->len, "\nFrom ", 6);
+	return starts_with(buf, "From ") && memmem(buf, len, "\nFrom ", 6);
 }
 
-static int
-read_mbox(const char *path, const char *tmpdir, message_fn fn, void *data)
+int
+mbox_split(const char *path, const char *dir, struct strvec *parts)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf count = STRBUF_INIT;
-	char *dir = xstrfmt("%s/split-%zu", tmpdir, next_index + 1);
 	char *opt = xstrfmt("-o%s", dir);
 	long n;
 	int rc, ret = 0;
@@ -480,14 +488,28 @@ read_mbox(const char *path, const char *tmpdir, message_fn fn, void *data)
 		goto out;
 	}
 	n = strtol(count.buf, NULL, 10);
-	for (long k = 1; k <= n && !ret; k++) {
-		struct message msg = MESSAGE_INIT;
-		char *part = xstrfmt("%s/%04ld", dir, k);
+	for (long k = 1; k <= n; k++)
+		strvec_pushf(parts, "%s/%04ld", dir, k);
+out:
+	free(opt);
+	strbuf_release(&count);
+	return ret;
+}
 
-		msg.name = n > 1 ? xstrfmt("%s (message %ld)", path, k) : xstrdup(path);
-		msg.file = part;
-		if (strbuf_read_file(&msg.raw, part, MAX_INPUT_BYTES) < 0)
-			ret = error_errno("cannot read '%s'", part);
+static int
+read_mbox(const char *path, const char *tmpdir, message_fn fn, void *data)
+{
+	struct strvec parts = STRVEC_INIT;
+	char *dir = xstrfmt("%s/split-%zu", tmpdir, next_index + 1);
+	int ret = mbox_split(path, dir, &parts);
+
+	for (size_t k = 0; k < parts.nr && !ret; k++) {
+		struct message msg = MESSAGE_INIT;
+
+		msg.name = parts.nr > 1 ? xstrfmt("%s (message %zu)", path, k + 1) : xstrdup(path);
+		msg.file = xstrdup(parts.v[k]);
+		if (strbuf_read_file(&msg.raw, parts.v[k], MAX_INPUT_BYTES) < 0)
+			ret = error_errno("cannot read '%s'", parts.v[k]);
 		else if (message_from_buffer(&msg, msg.name, msg.raw.buf, msg.raw.len, tmpdir))
 			ret = -1;
 		else
@@ -495,10 +517,8 @@ read_mbox(const char *path, const char *tmpdir, message_fn fn, void *data)
 		if (ret)
 			message_release(&msg);
 	}
-out:
 	free(dir);
-	free(opt);
-	strbuf_release(&count);
+	strvec_clear(&parts);
 	return ret;
 }
 
@@ -514,7 +534,7 @@ read_file(const char *path, const char *tmpdir, message_fn fn, void *data)
 		message_release(&msg);
 		return ret;
 	}
-	if (maybe_several_mails(&msg.raw)) {
+	if (mbox_holds_several(msg.raw.buf, msg.raw.len)) {
 		ret = read_mbox(path, tmpdir, fn, data);
 		message_release(&msg);
 		return ret;
