@@ -320,6 +320,19 @@ EOF
 	[ "$before" = "$(user_state . "$BATS_TEST_TMPDIR/series.mbox")" ]
 }
 
+@test "backup files get git send-email's own question" {
+	git format-patch -q -1 -o "$BATS_TEST_TMPDIR/b"
+	f=$(ls "$BATS_TEST_TMPDIR"/b/*.patch)
+	cp "$f" "$f~"
+	plain=$(make_sendmail plain)
+	khs=$(make_sendmail khsend)
+	# No terminal: the answer is the default, no.
+	git send-email "${SEND[@]}" --smtp-server="$plain" "$f" "$f~" < /dev/null
+	khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$f" "$f~" < /dev/null
+	[ "$(sent_count plain)" -eq 1 ]
+	assert_same_delivery khsend plain
+}
+
 @test "a FIFO is read once, and what was read is what is sent" {
 	mkfifo "$BATS_TEST_TMPDIR/patch.fifo"
 	git format-patch -q --stdout -1 > "$BATS_TEST_TMPDIR/one.patch"

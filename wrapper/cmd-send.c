@@ -34,6 +34,7 @@
 #include "strbuf.h"
 #include "usage.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -293,6 +294,25 @@ run_send_email(struct child_process *cp)
 	return rc;
 }
 
+/*
+ * Would git send-email ask "Do you really want to send <file>?" about these
+ * names (handle_backup(): a name that is the one before it plus a suffix
+ * not starting with a letter or digit, like "x.patch~")?  Then the files
+ * are handed over one by one, under names that keep those relations.
+ */
+static int
+backup_like_names(const struct strvec *files)
+{
+	for (size_t i = 1; i < files->nr; i++) {
+		const char *last = files->v[i - 1], *f = files->v[i];
+		size_t n = strlen(last);
+
+		if (strlen(f) > n && !strncmp(f, last, n) && !isalnum((unsigned char)f[n]))
+			return 1;
+	}
+	return 0;
+}
+
 /* -h, --dump-aliases, --git-completion-helper: nothing is sent, hand over as is. */
 static int
 pass_through(const struct strvec *args)
@@ -440,6 +460,15 @@ cmd_send(int argc, const char **argv)
 		     out.cover >= 0 ? ", and the cover letter a summary" : "");
 	/* The boot smoke test goes here: after the check, before anything is sent. */
 
+	/*
+	 * One directory argument rather than one per file: git send-email runs
+	 * "git rev-parse" for each argument (30 patches: ~90 ms).
+	 */
+	if (!backup_like_names(&files) && !outgoing_gather(&out)) {
+		ret = EXIT_ERROR;
+		goto out;
+	}
+
 	/* What the editor wrapper needs, in a private directory of its own. */
 	st.dir = xstrfmt("%s/state", ctx_tmpdir(&ctx));
 	if (mkdir_p(st.dir, 1))
@@ -472,8 +501,11 @@ cmd_send(int argc, const char **argv)
 
 	strvec_pushl(&cp.args, "git", "send-email", NULL);
 	strvec_pushv(&cp.args, se.opts.v);
-	for (size_t i = 0; i < out.nr; i++)
-		strvec_push(&cp.args, out.v[i].file);
+	if (out.gathered)
+		strvec_push(&cp.args, out.gathered);
+	else
+		for (size_t i = 0; i < out.nr; i++)
+			strvec_push(&cp.args, out.v[i].file);
 	ret = run_send_email(&cp);
 
 	blocked = state_path(&st, "blocked");

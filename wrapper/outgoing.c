@@ -31,6 +31,7 @@ outgoing_release(struct outgoing *o)
 	}
 	free(o->v);
 	free(o->dir);
+	free(o->gathered);
 	memset(o, 0, sizeof(*o));
 	o->cover = -1;
 }
@@ -219,6 +220,38 @@ outgoing_check(struct outgoing *o, struct detector *d, const char *tmpdir)
 	}
 	detector_finish(d);
 	return 0;
+}
+
+const char *
+outgoing_gather(struct outgoing *o)
+{
+	char *dir = xstrfmt("%s/send", o->dir);
+
+	if (mkdir_p(dir, 1)) {
+		error_errno("cannot create '%s'", dir);
+		free(dir);
+		return NULL;
+	}
+	for (size_t i = 0; i < o->nr; i++) {
+		const char *base = base_name(o->v[i].file);
+		char *to;
+
+		/* The copies' escaped names are long; keep the file's own name. */
+		for (const char *e = strstr(base, "%2F"); e; e = strstr(e + 3, "%2F"))
+			base = e + 3;
+		to = xstrfmt("%s/%04zu-%.200s", dir, i + 1, base);
+		if (rename(o->v[i].file, to)) {
+			error_errno("cannot move '%s' to '%s'", o->v[i].file, to);
+			free(to);
+			free(dir);
+			return NULL;
+		}
+		free(o->v[i].file);
+		o->v[i].file = to;
+	}
+	free(o->gathered);
+	o->gathered = dir;
+	return dir;
 }
 
 size_t

@@ -25,6 +25,7 @@ struct outgoing {
 	size_t nr, alloc;
 	size_t annotated;	/* patches that got a note */
 	int cover;		/* the cover letter that got the summary, or -1 */
+	char *gathered;		/* outgoing_gather()'s directory, or NULL */
 };
 
 void outgoing_init(struct outgoing *o, const char *dir);
@@ -48,6 +49,13 @@ int outgoing_check(struct outgoing *o, struct detector *d, const char *tmpdir);
  * the summary into the cover letter if there is one; 0 or -1 (reported).
  */
 int outgoing_annotate(struct outgoing *o, const struct detector *d);
+
+/*
+ * Move the files into one directory, named NNNN-<name> in series order,
+ * so git send-email can be given the directory: it runs one "git rev-parse"
+ * per argument.  Returns the directory (owned by o) or NULL (reported).
+ */
+const char *outgoing_gather(struct outgoing *o);
 
 /* Which message of the series a finding is in (its index in o->v). */
 size_t outgoing_index(const struct finding *f);
