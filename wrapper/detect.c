@@ -32,6 +32,8 @@ void
 detector_init(struct detector *d, const struct policy *policy, const struct strvec *allow)
 {
 	memset(d, 0, sizeof(*d));
+	strvec_init(&d->renamed_to);
+	strvec_init(&d->renamed_from);
 	d->policy = policy;
 	d->allow = allow;
 	d->occ = xcalloc(policy->nr, sizeof(*d->occ));
@@ -163,6 +165,10 @@ scan_patch(struct detector *d, const struct message *msg, git_patch *patch,
 	return 0;
 }
 
+static int delta_covered(const struct detector *d, const struct policy_entry *e,
+			 const git_diff_delta *delta);
+static void remember_renames(struct detector *d, git_diff *diff);
+
 int
 detector_add(struct detector *d, struct message *msg)
 {
@@ -173,11 +179,14 @@ detector_add(struct detector *d, struct message *msg)
 	d->messages++;
 	candidates = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*candidates));
 	covering = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*covering));
-	/* A string that is nowhere in the patch text cannot be changed by it. */
+	/*
+	 * A string that is nowhere in the patch text cannot be changed by it;
+	 * only a rename still matters then, for the patches after this one.
+	 */
 	for (size_t i = 0; i < d->policy->nr; i++)
 		if (msg->diff_parsed || policy_entry_may_occur(d->policy->v[i], msg->patch.buf, msg->patch.len))
 			candidates[ncand++] = i;
-	if (!msg->diff_parsed && !ncand) {
+	if (!msg->diff_parsed && !ncand && !strstr(msg->patch.buf, "\nrename from ")) {
 		if (strstr(msg->patch.buf, "diff --git "))
 			d->patches++;
 		goto out;
@@ -200,8 +209,7 @@ detector_add(struct detector *d, struct message *msg)
 		for (size_t k = 0; k < ncand; k++) {
 			const struct policy_entry *e = d->policy->v[candidates[k]];
 
-			if (policy_entry_covers(e, delta->old_file.path) ||
-			    policy_entry_covers(e, delta->new_file.path))
+			if (delta_covered(d, e, delta))
 				covering[ncover++] = candidates[k];
 		}
 		if (!ncover)
@@ -215,10 +223,43 @@ detector_add(struct detector *d, struct message *msg)
 			scan_patch(d, msg, patch, covering, ncover);
 		git_patch_free(patch);
 	}
+	remember_renames(d, diff);
 out:
 	free(candidates);
 	free(covering);
 	return ret;
+}
+
+/* The name a file had before the series renamed it (itself if it was never renamed). */
+static const char *
+original_name(const struct detector *d, const char *path)
+{
+	for (size_t i = d->renamed_to.nr; i-- > 0;)
+		if (!strcmp(d->renamed_to.v[i], path))
+			return d->renamed_from.v[i];
+	return path;
+}
+
+/* An entry covers a file under its old, new or pre-series name. */
+static int
+delta_covered(const struct detector *d, const struct policy_entry *e, const git_diff_delta *delta)
+{
+	return policy_entry_covers(e, delta->old_file.path) ||
+	       policy_entry_covers(e, delta->new_file.path) ||
+	       policy_entry_covers(e, original_name(d, delta->old_file.path));
+}
+
+static void
+remember_renames(struct detector *d, git_diff *diff)
+{
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *delta = git_diff_get_delta(diff, i);
+
+		if (delta->status != GIT_DELTA_RENAMED || !strcmp(delta->old_file.path, delta->new_file.path))
+			continue;
+		strvec_push(&d->renamed_from, original_name(d, delta->old_file.path));
+		strvec_push(&d->renamed_to, delta->new_file.path);
+	}
 }
 
 enum pairing { SAME_MESSAGE_AND_FILE, SAME_FILE, ANYWHERE };
@@ -302,7 +343,8 @@ detector_finish(struct detector *d)
 			f->added = occ[i].partner ? xstrdup(occ[i].partner) : NULL;
 		}
 	}
-	qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
+	if (d->nr)
+		qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
 }
 
 int
@@ -350,5 +392,7 @@ detector_release(struct detector *d)
 		free(d->findings[i].added);
 	}
 	free(d->findings);
+	strvec_clear(&d->renamed_to);
+	strvec_clear(&d->renamed_from);
 	memset(d, 0, sizeof(*d));
 }

@@ -112,7 +112,9 @@ report_parser_error(struct loader *ld, yaml_parser_t *parser)
 		return;
 	default:
 		mark = parser->problem_mark;
-		if (parser->context)
+		if (mark.index < ld->len && ld->buf[mark.index] == '\t')
+			problem_at(ld, mark, "invalid YAML: tabs are not allowed for indentation (use spaces)");
+		else if (parser->context)
 			problem_at(ld, mark, "invalid YAML: %s (%s at line %zu column %zu)",
 				   parser->problem, parser->context,
 				   parser->context_mark.line + 1, parser->context_mark.column + 1);
@@ -577,7 +579,7 @@ read_entry(struct loader *ld, yaml_node_t *node, const struct defaults *defs)
 	if (!b.id_node) {
 		problem_at(ld, node->start_mark, "entry has no 'id'");
 	} else if (b.disabled != 1) {
-		const char *id = b.e->id ? b.e->id : "?";
+		const char *id = b.e->id ? b.e->id : scalar(b.id_node);
 
 		if (b.string_node && b.regex_node)
 			problem_at(ld, b.regex_node->start_mark,
@@ -704,6 +706,8 @@ parse_document(struct loader *ld, struct policy *layer)
 	yaml_node_t *version, *defaults, *entries;
 	struct defaults defs = { POLICY_BLOCK, 0, 0 };
 	yaml_mark_t top = { 0, 0, 0 };
+	struct strvec ids = STRVEC_INIT;
+	size_t *id_lines = NULL, id_alloc = 0;
 
 	if (!root) {
 		problem_at(ld, top, "empty policy (expected 'version: %d' and 'entries:')", POLICY_VERSION);
@@ -733,28 +737,42 @@ parse_document(struct loader *ld, struct policy *layer)
 	for (yaml_node_item_t *it = entries->data.sequence.items.start; it < entries->data.sequence.items.top; it++) {
 		yaml_node_t *node = yaml_document_get_node(&ld->doc, *it);
 		struct policy_entry *e;
+		int repeat = 0;
 
+		/* An alias (already refused) brings back a node we have seen. */
+		for (yaml_node_item_t *prev = entries->data.sequence.items.start; prev < it && !repeat; prev++)
+			repeat = *prev == *it;
+		if (repeat)
+			continue;
 		if (node->type != YAML_MAPPING_NODE) {
 			problem_at(ld, node->start_mark, "each entry must be a mapping (id, string, explain, ...), not %s",
 				   node_type_name(node->type));
 			continue;
 		}
-		e = read_entry(ld, node, &defs);
-		if (!e)
-			continue;
-		for (size_t i = 0; i < layer->nr; i++)
-			if (!strcmp(layer->v[i]->id, e->id)) {
-				yaml_node_t *idn = mapping_get(ld, node, "id");
+		/* Duplicate ids are found even when either entry has other problems. */
+		{
+			yaml_node_t *idn = mapping_get(ld, node, "id");
 
-				problem_at(ld, idn ? idn->start_mark : node->start_mark,
-					   "duplicate id '%s' (first defined at %s)", e->id, layer->v[i]->origin);
-				entry_free(e);
-				e = NULL;
-				break;
+			if (idn && idn->type == YAML_SCALAR_NODE) {
+				for (size_t i = 0; i < ids.nr; i++)
+					if (!strcmp(ids.v[i], scalar(idn))) {
+						problem_at(ld, idn->start_mark, "duplicate id '%s' (first defined at %s:%zu)",
+							   scalar(idn), ld->name, id_lines[i]);
+						break;
+					}
+				ALLOC_GROW(id_lines, ids.nr + 1, id_alloc);
+				id_lines[ids.nr] = node->start_mark.line + 1;
+				strvec_push(&ids, scalar(idn));
 			}
-		if (e)
+		}
+		e = read_entry(ld, node, &defs);
+		if (e && ld->problems)
+			entry_free(e);	/* the layer is not merged anyway */
+		else if (e)
 			policy_add(layer, e);
 	}
+	strvec_clear(&ids);
+	free(id_lines);
 }
 
 int
@@ -764,7 +782,8 @@ policy_parse(struct policy *p, const char *name, const char *buf, size_t len)
 	struct policy layer = POLICY_INIT;
 	yaml_parser_t parser;
 
-	if (prescan(&ld) < 0 || ld.problems)
+	/* A syntax error ends it; refused aliases still let the rest be checked. */
+	if (prescan(&ld) < 0)
 		return ld.problems;
 	if (!yaml_parser_initialize(&parser))
 		die("out of memory while reading '%s'", name);
