@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 /* detect: collect occurrences per entry, pair them off, report what is left. */
 #include "detect.h"
 #include "strbuf.h"
@@ -167,12 +168,82 @@ scan_patch(struct detector *d, const struct message *msg, git_patch *patch,
 
 static int delta_covered(const struct detector *d, const struct policy_entry *e,
 			 const git_diff_delta *delta);
+static const char *original_name(const struct detector *d, const char *path);
 static void remember_renames(struct detector *d, git_diff *diff);
+
+/*
+ * The text of the patch's "+" and "-" lines, without the sign: the only
+ * place an alteration can be.  NULs become newlines so that the C string
+ * searches below see everything.
+ */
+static void
+changed_lines(const struct strbuf *patch, struct strbuf *out)
+{
+	const char *p = patch->buf, *end = patch->buf + patch->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t linelen = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (linelen > 1 && (*p == '+' || *p == '-')) {
+			size_t at = out->len;
+
+			strbuf_add(out, p + 1, linelen - 1);
+			strbuf_addch(out, '\n');
+			for (size_t i = at; i < out->len; i++)
+				if (!out->buf[i])
+					out->buf[i] = '\n';
+		}
+		p += linelen + 1;
+	}
+}
+
+/*
+ * The files named by "diff --git a/P b/P" lines.  Returns -1 when a header
+ * has any other shape (a rename, a quoted name): then nobody is ruled out.
+ */
+static int
+touched_paths(const struct strbuf *patch, struct strvec *out)
+{
+	const char *p = patch->buf;
+
+	if (strstr(p, "\nrename from ") || strstr(p, "\ncopy from "))
+		return -1;
+	while ((p = strstr(p, "diff --git "))) {
+		const char *line = p + 11, *nl = strchrnul(line, '\n');
+		size_t n = (size_t)(nl - line), half;
+
+		if (p != patch->buf && p[-1] != '\n') {
+			p = line;
+			continue;
+		}
+		half = (n - 1) / 2;
+		if (n < 7 || n % 2 == 0 || line[half] != ' ' || strncmp(line, "a/", 2) ||
+		    strncmp(line + half + 1, "b/", 2) || memcmp(line + 2, line + half + 3, half - 2) ||
+		    memchr(line, '"', n))
+			return -1;
+		strvec_push_nodup(out, xstrndup(line + 2, half - 2));
+		p = nl;
+	}
+	return 0;
+}
+
+static int
+covers_any(const struct detector *d, const struct policy_entry *e, const struct strvec *paths)
+{
+	for (size_t i = 0; i < paths->nr; i++)
+		if (policy_entry_covers(e, paths->v[i]) || policy_entry_covers(e, original_name(d, paths->v[i])))
+			return 1;
+	return 0;
+}
 
 int
 detector_add(struct detector *d, struct message *msg)
 {
 	size_t *candidates, ncand = 0, *covering;
+	struct strbuf changed = STRBUF_INIT;
+	struct strvec paths = STRVEC_INIT;
+	int paths_known = 0;
 	git_diff *diff;
 	int ret = 0;
 
@@ -180,12 +251,21 @@ detector_add(struct detector *d, struct message *msg)
 	candidates = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*candidates));
 	covering = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*covering));
 	/*
-	 * A string that is nowhere in the patch text cannot be changed by it;
-	 * only a rename still matters then, for the patches after this one.
+	 * Cheap filters first: an entry whose files the patch does not touch,
+	 * or whose string is in none of its changed lines, cannot be altered
+	 * by it.  Only a rename still matters then, for the patches after it.
 	 */
-	for (size_t i = 0; i < d->policy->nr; i++)
-		if (msg->diff_parsed || policy_entry_may_occur(d->policy->v[i], msg->patch.buf, msg->patch.len))
+	if (!msg->diff_parsed) {
+		changed_lines(&msg->patch, &changed);
+		paths_known = !touched_paths(&msg->patch, &paths);
+	}
+	for (size_t i = 0; i < d->policy->nr; i++) {
+		const struct policy_entry *e = d->policy->v[i];
+
+		if (msg->diff_parsed ||
+		    ((!paths_known || covers_any(d, e, &paths)) && policy_entry_occurs_in(e, changed.buf, changed.len)))
 			candidates[ncand++] = i;
+	}
 	if (!msg->diff_parsed && !ncand && !strstr(msg->patch.buf, "\nrename from ")) {
 		if (strstr(msg->patch.buf, "diff --git "))
 			d->patches++;
@@ -225,6 +305,8 @@ detector_add(struct detector *d, struct message *msg)
 	}
 	remember_renames(d, diff);
 out:
+	strbuf_release(&changed);
+	strvec_clear(&paths);
 	free(candidates);
 	free(covering);
 	return ret;

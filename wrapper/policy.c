@@ -527,6 +527,7 @@ entry_free(struct policy_entry *e)
 		regfree(&e->regex);
 	free(e->regex_src);
 	strvec_clear(&e->paths);
+	free(e->globs);
 	free(e->explain);
 	strvec_clear(&e->see);
 	free(e->origin);
@@ -607,6 +608,9 @@ read_entry(struct loader *ld, yaml_node_t *node, const struct defaults *defs)
 		return NULL;
 	}
 	b.e->origin = xstrfmt("%s:%zu", ld->name, node->start_mark.line + 1);
+	b.e->globs = xcalloc(b.e->paths.nr + 1, sizeof(*b.e->globs));
+	for (size_t i = 0; i < b.e->paths.nr; i++)
+		path_glob_compile(&b.e->globs[i], b.e->paths.v[i]);
 	return b.e;
 }
 
@@ -939,7 +943,7 @@ policy_entry_covers(const struct policy_entry *e, const char *path)
 	if (!e->paths.nr)
 		return 1;
 	for (size_t i = 0; i < e->paths.nr; i++)
-		if (path_glob_match(e->paths.v[i], path))
+		if (path_glob_matches(&e->globs[i], path))
 			return 1;
 	return 0;
 }
@@ -976,39 +980,14 @@ policy_entry_count(const struct policy_entry *e, const char *line)
 }
 
 int
-policy_entry_may_occur(const struct policy_entry *e, const char *buf, size_t len)
+policy_entry_occurs_in(const struct policy_entry *e, const char *text, size_t len)
 {
-	const char *end = buf + len;
-	struct strbuf line = STRBUF_INIT;
-	int hit = 0;
-
-	/* The C string functions below would stop at a NUL: assume the worst. */
-	if (memchr(buf, '\0', len))
-		return 1;
-	if (!e->regex_src)
-		return e->ignore_case ? strcasestr(buf, e->string) != NULL
-				      : memmem(buf, len, e->string, strlen(e->string)) != NULL;
-	/*
-	 * A regex is tried on each line without its first character, which is
-	 * how a diff line's text is matched later.  A line that is not a diff
-	 * line only makes the filter more generous.
-	 */
-	for (const char *p = buf; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t linelen = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (linelen > 1 && (*p == '+' || *p == '-')) {
-			strbuf_reset(&line);
-			strbuf_add(&line, p + 1, linelen - 1);
-			if (!regexec(&e->regex, line.buf, 0, NULL, 0)) {
-				hit = 1;
-				break;
-			}
-		}
-		p += linelen + 1;
-	}
-	strbuf_release(&line);
-	return hit;
+	/* REG_NEWLINE (set at compile time) keeps a match within one line. */
+	if (e->regex_src)
+		return !regexec(&e->regex, text, 0, NULL, 0);
+	if (e->ignore_case)
+		return strcasestr(text, e->string) != NULL;
+	return memmem(text, len, e->string, strlen(e->string)) != NULL;
 }
 
 const char *

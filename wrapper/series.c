@@ -129,9 +129,12 @@ add_header(struct message *msg, const char *name, size_t namelen, const char *va
 	h = &msg->headers[msg->headers_nr++];
 	h->name = xstrndup(name, namelen);
 	/* Unfold: a line break followed by blanks is just the blanks. */
-	for (size_t i = 0; i < valuelen; i++)
-		if (value[i] != '\n')
-			strbuf_addch(&v, value[i]);
+	for (const char *p = value, *end = value + valuelen, *nl; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		strbuf_add(&v, p, (size_t)(nl - p));
+	}
 	strbuf_trim(&v);
 	h->value = strbuf_detach(&v, NULL);
 }
@@ -194,10 +197,16 @@ parse_headers(struct message *msg, const char *text, size_t len)
 static void
 strip_cr(struct strbuf *out, const char *buf, size_t len)
 {
+	const char *p = buf, *end = buf + len, *cr;
+
 	strbuf_grow(out, len);
-	for (size_t i = 0; i < len; i++)
-		if (!(buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))
-			strbuf_addch(out, buf[i]);
+	while ((cr = memchr(p, '\r', (size_t)(end - p)))) {
+		strbuf_add(out, p, (size_t)(cr - p));
+		if (cr + 1 == end || cr[1] != '\n')
+			strbuf_addch(out, '\r');
+		p = cr + 1;
+	}
+	strbuf_add(out, p, (size_t)(end - p));
 }
 
 static int
@@ -448,83 +457,101 @@ deliver(struct message *msg, message_fn fn, void *data)
 	return ret < 0 ? ret : 0;
 }
 
-/* Is there a second mbox "From " line?  Only then is git mailsplit needed. */
+/*
+ * Where does the next mail of an mbox start?  This is git mailsplit's own
+ * rule (builtin/mailsplit.c:is_from_line): "From " and something that ends
+ * in a time and a year.  Splitting here instead of running git mailsplit
+ * spares writing one file per mail; decoding is still git mailinfo's.
+ */
 static int
-maybe_several_mails(const struct strbuf *raw)
+is_from_line(const char *line, size_t len)
 {
-	return starts_with(raw->buf, "From ") && memmem(raw->buf, raw->len, "\nFrom ", 6);
+	const char *colon;
+
+	/* As in git, len counts the newline and the buffer is NUL-terminated. */
+	if (len < 20 || memcmp("From ", line, 5))
+		return 0;
+	colon = line + len - 2;
+	line += 5;
+	for (;;) {
+		if (colon < line)
+			return 0;
+		if (*--colon == ':')
+			break;
+	}
+	if (!isdigit((unsigned char)colon[-4]) || !isdigit((unsigned char)colon[-2]) ||
+	    !isdigit((unsigned char)colon[-1]) || !isdigit((unsigned char)colon[1]) ||
+	    !isdigit((unsigned char)colon[2]))
+		return 0;
+	return strtol(colon + 3, NULL, 10) > 90;	/* the year */
+}
+
+/* Offset of the next From_ line after `from`, or len. */
+static size_t
+next_mail(const char *buf, size_t len, size_t from)
+{
+	const char *p = buf + from, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t linelen = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (p != buf + from && is_from_line(p, nl ? linelen + 1 : linelen))
+			return (size_t)(p - buf);
+		p += linelen + 1;
+	}
+	return len;
 }
 
 static int
-read_mbox(const char *path, const char *tmpdir, message_fn fn, void *data)
+read_mails(const char *path, const struct strbuf *raw, const char *tmpdir, message_fn fn, void *data)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf count = STRBUF_INIT;
-	char *dir = xstrfmt("%s/split-%zu", tmpdir, next_index + 1);
-	char *opt = xstrfmt("-o%s", dir);
-	long n;
-	int rc, ret = 0;
+	size_t start = 0, end, count = 0, n = 0;
+	int ret = 0;
 
-	if (mkdir_p(dir, 1)) {
-		ret = error_errno("cannot create '%s'", dir);
-		goto out;
-	}
-	/* --keep-cr: the parts stay byte for byte what the mbox held. */
-	strvec_pushl(&cp.args, "git", "mailsplit", "-b", "--keep-cr", opt, "--", path, NULL);
-	strvec_pushl(&cp.env, "GIT_DIR", "GIT_WORK_TREE", NULL);
-	rc = capture_command(&cp, &count);
-	if (rc) {
-		char why[64];
-
-		ret = error("'%s': git mailsplit %s", path, describe_outcome(rc, why, sizeof(why)));
-		goto out;
-	}
-	n = strtol(count.buf, NULL, 10);
-	for (long k = 1; k <= n && !ret; k++) {
+	if (!raw->len)
+		return error("'%s' is empty, neither a mail nor a patch", path);
+	/* Like git mailsplit -b: a file that does not start with a From_ line is one mail. */
+	if (!is_from_line(raw->buf, strcspn(raw->buf, "\n") + (strchr(raw->buf, '\n') != NULL)))
+		end = raw->len;
+	else
+		end = next_mail(raw->buf, raw->len, 0);
+	if (end < raw->len)
+		for (size_t s = 0; s < raw->len; s = next_mail(raw->buf, raw->len, s))
+			count++;
+	for (; !ret && start < raw->len; start = end, end = next_mail(raw->buf, raw->len, start)) {
 		struct message msg = MESSAGE_INIT;
-		char *part = xstrfmt("%s/%04ld", dir, k);
 
-		msg.name = n > 1 ? xstrfmt("%s (message %ld)", path, k) : xstrdup(path);
-		msg.file = part;
-		if (strbuf_read_file(&msg.raw, part, MAX_INPUT_BYTES) < 0)
-			ret = error_errno("cannot read '%s'", part);
-		else if (message_from_buffer(&msg, msg.name, msg.raw.buf, msg.raw.len, tmpdir))
+		n++;
+		if (count > 1) {
+			msg.name = xstrfmt("%s (message %zu)", path, n);
+		} else {
+			msg.name = xstrdup(path);
+			msg.file = xstrdup(path);
+		}
+		strbuf_add(&msg.raw, raw->buf + start, end - start);
+		if (message_from_buffer(&msg, msg.name, msg.raw.buf, msg.raw.len, tmpdir))
 			ret = -1;
 		else
 			ret = deliver(&msg, fn, data);
-		if (ret)
-			message_release(&msg);
+		message_release(&msg);
 	}
-out:
-	free(dir);
-	free(opt);
-	strbuf_release(&count);
 	return ret;
 }
 
 static int
 read_file(const char *path, const char *tmpdir, message_fn fn, void *data)
 {
-	struct message msg = MESSAGE_INIT;
+	struct strbuf raw = STRBUF_INIT;
 	int ret;
 
-	if (strbuf_read_file(&msg.raw, path, MAX_INPUT_BYTES) < 0) {
+	if (strbuf_read_file(&raw, path, MAX_INPUT_BYTES) < 0)
 		ret = errno == EFBIG ? error("'%s' is too large (more than %u MiB)", path, MAX_INPUT_BYTES >> 20)
 				     : error_errno("cannot read '%s'", path);
-		message_release(&msg);
-		return ret;
-	}
-	if (maybe_several_mails(&msg.raw)) {
-		ret = read_mbox(path, tmpdir, fn, data);
-		message_release(&msg);
-		return ret;
-	}
-	msg.file = xstrdup(path);
-	if (message_from_buffer(&msg, path, msg.raw.buf, msg.raw.len, tmpdir)) {
-		message_release(&msg);
-		return -1;
-	}
-	return deliver(&msg, fn, data);
+	else
+		ret = read_mails(path, &raw, tmpdir, fn, data);
+	strbuf_release(&raw);
+	return ret;
 }
 
 int
