@@ -142,6 +142,34 @@ EOF2
 	assert_line --regexp '^indent.yaml:4:[0-9]+: invalid YAML: '
 }
 
+@test "a regex that could make khsend run away is refused" {
+	cat > runaway.yaml <<'EOF2'
+version: 1
+entries:
+  - id: stacked
+    regex: "lp%d +++on fire"
+    explain: x
+  - id: nested
+    regex: "(((((a)))))"
+    explain: x
+  - id: backref
+    regex: "(a)\\1"
+    explain: x
+  - id: bounds
+    regex: "a{100}"
+    explain: x
+  - id: fine
+    regex: "Whee! +Actually deliver|[+*]{2,3}|\\+\\+"
+    explain: x
+EOF2
+	run -2 khsend policy check runaway.yaml
+	assert_line "runaway.yaml:4:12: regex 'lp%d +++on fire' puts a repetition right after another"
+	assert_line "runaway.yaml:7:12: regex '(((((a)))))' nests groups more than 4 deep"
+	assert_line "runaway.yaml:10:12: regex '(a)\\1' uses a back-reference, which POSIX ERE does not have"
+	assert_line "runaway.yaml:13:12: regex 'a{100}' uses more than two bounds {m,n}, or a bound above 16"
+	assert_line 'khsend: error: 4 problems found'
+}
+
 @test "versions, shapes and documents are checked" {
 	printf 'version: 2\nentries: []\n' > v2.yaml
 	run -2 khsend policy check v2.yaml

@@ -534,14 +534,92 @@ entry_free(struct policy_entry *e)
 	free(e);
 }
 
+/*
+ * A policy comes from someone else, so its regexes must not be able to
+ * make regcomp() or regexec() run away: glibc copies the expression under
+ * a '+' or a bound once per repetition, so stacked or deeply nested ones
+ * grow exponentially, and back-references can take exponential time.  A
+ * linear look at the source refuses those; joke strings never need them.
+ */
+static const char *
+regex_problem(const char *re)
+{
+	int depth = 0, bounds = 0, after_quantifier = 0;
+
+	for (const char *p = re; *p; p++) {
+		int quantifier = 0;
+
+		switch (*p) {
+		case '\\':
+			if (p[1] >= '1' && p[1] <= '9')
+				return "uses a back-reference, which POSIX ERE does not have";
+			if (p[1])
+				p++;
+			break;
+		case '[':
+			/* A bracket expression: everything up to its ']' is literal. */
+			p += p[1] == '^' ? 2 : 1;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				return NULL;	/* regcomp() says what is wrong */
+			break;
+		case '(':
+			if (++depth > 4)
+				return "nests groups more than 4 deep";
+			break;
+		case ')':
+			depth--;
+			break;
+		case '{': {
+			char *end;
+			long lo = strtol(p + 1, &end, 10), hi = lo;
+
+			if (*end == ',')
+				hi = end[1] == '}' ? 0 : strtol(end + 1, &end, 10);
+			if (++bounds > 2 || lo > 16 || hi > 16)
+				return "uses more than two bounds {m,n}, or a bound above 16";
+			while (*p && *p != '}')
+				p++;
+			if (!*p)
+				return NULL;
+			quantifier = 1;
+			break;
+		}
+		case '*':
+		case '+':
+		case '?':
+			quantifier = 1;
+			break;
+		default:
+			break;
+		}
+		if (quantifier && after_quantifier)
+			return "puts a repetition right after another";
+		after_quantifier = quantifier;
+	}
+	return NULL;
+}
+
 /* Compile a regex; refuse ones that cannot compile or that match nothing at all. */
 static int
 compile_regex(struct loader *ld, struct entry_build *b)
 {
 	struct policy_entry *e = b->e;
 	int flags = REG_EXTENDED | REG_NEWLINE | (e->ignore_case ? REG_ICASE : 0);
-	int rc = regcomp(&e->regex, e->regex_src, flags);
+	int rc;
 
+	const char *why = regex_problem(e->regex_src);
+
+	if (why) {
+		problem_at(ld, b->regex_node->start_mark, "regex '%s' %s", e->regex_src, why);
+		free(e->regex_src);
+		e->regex_src = NULL;
+		return -1;
+	}
+	rc = regcomp(&e->regex, e->regex_src, flags);
 	if (rc) {
 		char msg[256];
 

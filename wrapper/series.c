@@ -486,71 +486,67 @@ is_from_line(const char *line, size_t len)
 	return strtol(colon + 3, NULL, 10) > 90;	/* the year */
 }
 
-/* Offset of the next From_ line after `from`, or len. */
-static size_t
-next_mail(const char *buf, size_t len, size_t from)
-{
-	const char *p = buf + from, *end = buf + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t linelen = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (p != buf + from && is_from_line(p, nl ? linelen + 1 : linelen))
-			return (size_t)(p - buf);
-		p += linelen + 1;
-	}
-	return len;
-}
-
 static int
-read_mails(const char *path, const struct strbuf *raw, const char *tmpdir, message_fn fn, void *data)
+deliver_mail(struct message *msg, const char *path, size_t n, int several, const char *tmpdir,
+	     message_fn fn, void *data)
 {
-	size_t start = 0, end, count = 0, n = 0;
-	int ret = 0;
+	int ret;
 
-	if (!raw->len)
-		return error("'%s' is empty, neither a mail nor a patch", path);
-	/* Like git mailsplit -b: a file that does not start with a From_ line is one mail. */
-	if (!is_from_line(raw->buf, strcspn(raw->buf, "\n") + (strchr(raw->buf, '\n') != NULL)))
-		end = raw->len;
-	else
-		end = next_mail(raw->buf, raw->len, 0);
-	if (end < raw->len)
-		for (size_t s = 0; s < raw->len; s = next_mail(raw->buf, raw->len, s))
-			count++;
-	for (; !ret && start < raw->len; start = end, end = next_mail(raw->buf, raw->len, start)) {
-		struct message msg = MESSAGE_INIT;
-
-		n++;
-		if (count > 1) {
-			msg.name = xstrfmt("%s (message %zu)", path, n);
-		} else {
-			msg.name = xstrdup(path);
-			msg.file = xstrdup(path);
-		}
-		strbuf_add(&msg.raw, raw->buf + start, end - start);
-		if (message_from_buffer(&msg, msg.name, msg.raw.buf, msg.raw.len, tmpdir))
-			ret = -1;
-		else
-			ret = deliver(&msg, fn, data);
-		message_release(&msg);
+	if (several) {
+		msg->name = xstrfmt("%s (message %zu)", path, n);
+	} else {
+		msg->name = xstrdup(path);
+		msg->file = xstrdup(path);
 	}
+	if (message_from_buffer(msg, msg->name, msg->raw.buf, msg->raw.len, tmpdir))
+		ret = -1;
+	else
+		ret = deliver(msg, fn, data);
+	message_release(msg);
 	return ret;
 }
 
+/*
+ * Read a file of one mail, or an mbox of many, a mail at a time so that
+ * memory does not grow with the series.  Like git mailsplit -b, a file
+ * that does not start with a From_ line is a single mail.
+ */
 static int
 read_file(const char *path, const char *tmpdir, message_fn fn, void *data)
 {
-	struct strbuf raw = STRBUF_INIT;
-	int ret;
+	struct message msg = MESSAGE_INIT;
+	FILE *fp = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t len;
+	int mbox = -1, ret = 0;
 
-	if (strbuf_read_file(&raw, path, MAX_INPUT_BYTES) < 0)
-		ret = errno == EFBIG ? error("'%s' is too large (more than %u MiB)", path, MAX_INPUT_BYTES >> 20)
-				     : error_errno("cannot read '%s'", path);
-	else
-		ret = read_mails(path, &raw, tmpdir, fn, data);
-	strbuf_release(&raw);
+	if (!fp)
+		return error_errno("cannot read '%s'", path);
+	while (!ret && (len = getline(&line, &cap, fp)) >= 0) {
+		int from = is_from_line(line, (size_t)len);
+
+		if (mbox < 0)
+			mbox = from;
+		if (mbox && from && msg.raw.len) {
+			ret = deliver_mail(&msg, path, ++n, 1, tmpdir, fn, data);
+			msg = (struct message)MESSAGE_INIT;
+		}
+		if (msg.raw.len + (size_t)len > MAX_INPUT_BYTES) {
+			ret = error("'%s': a mail larger than %u MiB", path, MAX_INPUT_BYTES >> 20);
+			break;
+		}
+		strbuf_add(&msg.raw, line, (size_t)len);
+	}
+	if (!ret && ferror(fp))
+		ret = error_errno("cannot read '%s'", path);
+	else if (!ret && !n && !msg.raw.len)
+		ret = error("'%s' is empty, neither a mail nor a patch", path);
+	else if (!ret && msg.raw.len)
+		ret = deliver_mail(&msg, path, n + 1, n > 0, tmpdir, fn, data);
+	message_release(&msg);
+	free(line);
+	fclose(fp);
 	return ret;
 }
 
