@@ -240,3 +240,23 @@ PY
 	run -0 khsend check -1
 	assert_output 'khsend: 1 message checked, no protected string is changed'
 }
+
+@test "plain unified diffs (quilt, diff -u) are checked too" {
+	cp kernel/sched/topology.c /tmp/topology.orig.$$
+	sed -i 's/topology borken/topology broken/' kernel/sched/topology.c
+	{
+		printf 'From: A U Thor <author@example.com>\nSubject: [PATCH] sched/topology: fix a typo\n\n'
+		printf 'Signed-off-by: A U Thor <author@example.com>\n---\n'
+		printf 'Index: linux/kernel/sched/topology.c\n%s\n' '==================================================================='
+		diff -u --label 'linux.orig/kernel/sched/topology.c	2021-05-26 10:00:00' \
+			--label linux/kernel/sched/topology.c /tmp/topology.orig.$$ kernel/sched/topology.c || true
+	} > quilt.patch
+	diff -u --label a/kernel/sched/topology.c --label b/kernel/sched/topology.c \
+		/tmp/topology.orig.$$ kernel/sched/topology.c > plain.diff || true
+	rm -f /tmp/topology.orig.$$
+	git checkout -q kernel/sched/topology.c
+	run -1 khsend check quilt.patch
+	assert_line 'kernel/sched/topology.c:2196: block: sched-topology-borken: "arch topology borken" is changed'
+	run -1 khsend check plain.diff
+	assert_line 'kernel/sched/topology.c:2196: block: sched-topology-borken: "arch topology borken" is changed'
+}

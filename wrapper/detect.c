@@ -200,7 +200,8 @@ changed_lines(const struct strbuf *patch, struct strbuf *out)
 
 /*
  * The files named by "diff --git a/P b/P" lines.  Returns -1 when a header
- * has any other shape (a rename, a quoted name): then nobody is ruled out.
+ * has any other shape (a rename, a quoted name) or there is none (a plain
+ * diff -u): then nobody is ruled out.
  */
 static int
 touched_paths(const struct strbuf *patch, struct strvec *out)
@@ -225,7 +226,7 @@ touched_paths(const struct strbuf *patch, struct strvec *out)
 		strvec_push_nodup(out, xstrndup(line + 2, half - 2));
 		p = nl;
 	}
-	return 0;
+	return out->nr ? 0 : -1;	/* no git headers: a plain diff, names unknown */
 }
 
 static int
@@ -267,7 +268,7 @@ detector_add(struct detector *d, struct message *msg)
 			candidates[ncand++] = i;
 	}
 	if (!msg->diff_parsed && !ncand && !strstr(msg->patch.buf, "\nrename from ")) {
-		if (strstr(msg->patch.buf, "diff --git "))
+		if (strstr(msg->patch.buf, "\n@@ -") || starts_with(msg->patch.buf, "@@ -"))
 			d->patches++;
 		goto out;
 	}

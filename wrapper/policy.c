@@ -781,6 +781,24 @@ static const struct field top_fields[] = {
 	{ NULL, YAML_NO_NODE, NULL },
 };
 
+/* Duplicate ids are found even when either entry has other problems. */
+static void
+note_id(struct loader *ld, yaml_node_t *entry, struct strvec *seen)
+{
+	yaml_node_t *idn = mapping_get(ld, entry, "id");
+
+	if (!idn || idn->type != YAML_SCALAR_NODE)
+		return;
+	for (size_t i = 0; i < seen->nr; i += 2)
+		if (!strcmp(seen->v[i], scalar(idn))) {
+			problem_at(ld, idn->start_mark, "duplicate id '%s' (first defined at %s:%s)",
+				   scalar(idn), ld->name, seen->v[i + 1]);
+			return;
+		}
+	strvec_push(seen, scalar(idn));
+	strvec_pushf(seen, "%zu", entry->start_mark.line + 1);
+}
+
 static void
 parse_document(struct loader *ld, struct policy *layer)
 {
@@ -788,8 +806,7 @@ parse_document(struct loader *ld, struct policy *layer)
 	yaml_node_t *version, *defaults, *entries;
 	struct defaults defs = { POLICY_BLOCK, 0, 0 };
 	yaml_mark_t top = { 0, 0, 0 };
-	struct strvec ids = STRVEC_INIT;
-	size_t *id_lines = NULL, id_alloc = 0;
+	struct strvec ids = STRVEC_INIT;	/* "id" then "line", for duplicates */
 
 	if (!root) {
 		problem_at(ld, top, "empty policy (expected 'version: %d' and 'entries:')", POLICY_VERSION);
@@ -831,22 +848,7 @@ parse_document(struct loader *ld, struct policy *layer)
 				   node_type_name(node->type));
 			continue;
 		}
-		/* Duplicate ids are found even when either entry has other problems. */
-		{
-			yaml_node_t *idn = mapping_get(ld, node, "id");
-
-			if (idn && idn->type == YAML_SCALAR_NODE) {
-				for (size_t i = 0; i < ids.nr; i++)
-					if (!strcmp(ids.v[i], scalar(idn))) {
-						problem_at(ld, idn->start_mark, "duplicate id '%s' (first defined at %s:%zu)",
-							   scalar(idn), ld->name, id_lines[i]);
-						break;
-					}
-				ALLOC_GROW(id_lines, ids.nr + 1, id_alloc);
-				id_lines[ids.nr] = node->start_mark.line + 1;
-				strvec_push(&ids, scalar(idn));
-			}
-		}
+		note_id(ld, node, &ids);
 		e = read_entry(ld, node, &defs);
 		if (e && ld->problems)
 			entry_free(e);	/* the layer is not merged anyway */
@@ -854,7 +856,6 @@ parse_document(struct loader *ld, struct policy *layer)
 			policy_add(layer, e);
 	}
 	strvec_clear(&ids);
-	free(id_lines);
 }
 
 int

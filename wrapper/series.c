@@ -301,9 +301,89 @@ out:
 }
 
 static int
+has_line(const char *text, const char *prefix)
+{
+	struct strbuf nl = STRBUF_INIT;
+	int found;
+
+	strbuf_addf(&nl, "\n%s", prefix);
+	found = starts_with(text, prefix) || strstr(text, nl.buf);
+	strbuf_release(&nl);
+	return found;
+}
+
+static int
+is_git_diff(const char *text)
+{
+	return has_line(text, "diff --git ");
+}
+
+/* A plain unified diff (diff -u, quilt): "--- ", "+++ " and "@@ " lines. */
+static int
+is_plain_diff(const char *text)
+{
+	return has_line(text, "--- ") && has_line(text, "+++ ") && has_line(text, "@@ -");
+}
+
+static int
 looks_like_patch(const char *text)
 {
-	return starts_with(text, "diff --git ") || strstr(text, "\ndiff --git ");
+	return is_git_diff(text) || is_plain_diff(text);
+}
+
+/* "linux.orig/kernel/x.c<TAB>2021-..." -> "kernel/x.c", as git apply -p1 reads it. */
+static char *
+plain_diff_path(const char *name, size_t len)
+{
+	const char *end = memchr(name, '\t', len), *slash;
+
+	if (!end)
+		end = name + len;
+	while (end > name && end[-1] == ' ')
+		end--;
+	if ((size_t)(end - name) == 9 && !memcmp(name, "/dev/null", 9))
+		return NULL;
+	slash = memchr(name, '/', (size_t)(end - name));
+	if (slash)
+		name = slash + 1;
+	return xstrndup(name, (size_t)(end - name));
+}
+
+/*
+ * libgit2 parses only git's own diff format, so give each file of a plain
+ * unified diff the "diff --git" header and a/ b/ names git would have
+ * written; the hunks stay as they are.  quilt's Index: and === lines go.
+ */
+static void
+plain_diff_to_git(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchrnul(p, '\n'), *next = *nl ? nl + 1 : nl;
+		const char *nl2 = strchrnul(next, '\n');
+
+		if (starts_with(p, "--- ") && starts_with(next, "+++ ") && starts_with(*nl2 ? nl2 + 1 : nl2, "@@ -")) {
+			char *old = plain_diff_path(p + 4, (size_t)(nl - p - 4));
+			char *new = plain_diff_path(next + 4, (size_t)(nl2 - next - 4));
+			const char *name = new ? new : old ? old : "unknown";
+
+			strbuf_addf(out, "diff --git a/%s b/%s\n", name, name);
+			if (!old)
+				strbuf_addstr(out, "new file mode 100644\n");
+			if (!new)
+				strbuf_addstr(out, "deleted file mode 100644\n");
+			strbuf_addf(out, old ? "--- a/%s\n" : "--- /dev/null\n", name);
+			strbuf_addf(out, new ? "+++ b/%s\n" : "+++ /dev/null\n", name);
+			free(old);
+			free(new);
+			p = *nl2 ? nl2 + 1 : nl2;
+			continue;
+		}
+		if (!starts_with(p, "Index: ") && !starts_with(p, "===="))
+			strbuf_add(out, p, (size_t)(next - p));
+		p = next;
+	}
 }
 
 int
@@ -380,7 +460,14 @@ message_diff(struct message *msg, git_diff **out)
 		return 0;
 	}
 	msg->diff_parsed = 1;
-	if (!looks_like_patch(msg->patch.buf)) {
+	if (!is_git_diff(msg->patch.buf) && is_plain_diff(msg->patch.buf)) {
+		struct strbuf git = STRBUF_INIT;
+
+		plain_diff_to_git(msg->patch.buf, &git);
+		strbuf_release(&msg->patch);
+		msg->patch = git;
+	}
+	if (!is_git_diff(msg->patch.buf)) {
 		*out = NULL;
 		return 0;
 	}
