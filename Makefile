@@ -95,17 +95,49 @@ $(OUT):
 
 -include $(OBJS:.o=.d)
 
+# Fuzz targets (libFuzzer, clang): the policy loader and the series reader.
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
+LIB_SRCS := $(filter-out wrapper/khsend.c wrapper/cmd-%.c,$(SRCS))
+FUZZ_OBJS := $(LIB_SRCS:wrapper/%.c=build-fuzz/%.o) build-fuzz/embedded-policy.o
+FUZZERS := build-fuzz/policy-fuzz build-fuzz/patch-fuzz
+
+fuzz: $(FUZZERS)
+
+build-fuzz/%.o: wrapper/%.c | build-fuzz
+	$(FUZZ_CC) $(CPPFLAGS) -std=gnu11 $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build-fuzz/embedded-policy.o: wrapper/embedded-policy.S policy.yaml | build-fuzz
+	$(FUZZ_CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/embedded-policy.S
+
+build-fuzz/%-fuzz: tests/fuzz/%-fuzz.c $(FUZZ_OBJS)
+	$(FUZZ_CC) -std=gnu11 $(FUZZ_FLAGS) -fsanitize=fuzzer -Iwrapper -o $@ $< $(FUZZ_OBJS) $(LDLIBS)
+
+build-fuzz:
+	mkdir -p $@
+
+-include $(FUZZ_OBJS:.o=.d)
+
 # The suite runs against $(PROG); KHSEND_SAN tells it a sanitizer build is under test.
 check: $(PROG)
 	KHSEND=$(abspath $(PROG)) KHSEND_SAN=$(SAN) $(BATS) $(if $(CI),--tap) tests
 
-# khsend's added time over plain git send-email --dry-run, 30 patches (target <= 100 ms).
-bench-send: $(PROG)
-	KHSEND=$(abspath $(PROG)) tests/bench-send.sh
-
-bench: bench-send
+# What CI runs (./quickstart.sh test): the suite with the plain build, then with ASan/UBSan.
+ci:
+	$(MAKE) check
+	$(MAKE) check SAN=1
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
-.PHONY: all check clean bench bench-send
+.PHONY: all check ci clean fuzz
+
+# Benchmarks are not part of the suite: speed goals live here, not in timed tests.
+bench: $(PROG) bench-send
+	KHSEND=$(abspath $(PROG)) tests/bench/check.sh
+
+# khsend's added time over plain git send-email --dry-run, 30 patches (target <= 100 ms).
+bench-send: $(PROG)
+	KHSEND=$(abspath $(PROG)) tests/bench/send.sh
+
+.PHONY: bench bench-send

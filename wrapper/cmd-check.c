@@ -38,7 +38,8 @@ cmd_check(int argc, const char **argv)
 		OPT_END(),
 	};
 
-	argc = parse_options(argc, argv, options, check_usage, PARSE_OPT_KEEP_DASHDASH);
+	/* Unknown options are left to the revision reader, which knows --root and -N. */
+	argc = parse_options(argc, argv, options, check_usage, PARSE_OPT_KEEP_DASHDASH | PARSE_OPT_KEEP_UNKNOWN);
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		usage_msg_opt(check_usage, options, "--format=%s: expected text or json", format);
 	if (argc < 2)

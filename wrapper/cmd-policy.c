@@ -176,16 +176,23 @@ cmd_explain(int argc, const char **argv)
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	printf("%s: %s (%s)\n", e->id, policy_entry_pattern(e, pattern, sizeof(pattern)),
-	       policy_action_name(e->action));
-	for (size_t k = 0; k < e->paths.nr; k++)
-		printf("%s%s", k ? ", " : "in: ", e->paths.v[k]);
-	if (e->paths.nr)
-		putchar('\n');
+	{
+		struct strbuf head = STRBUF_INIT;
+
+		strbuf_addf(&head, "%s: %s (%s)", e->id, policy_entry_pattern(e, pattern, sizeof(pattern)),
+			    policy_action_name(e->action));
+		print_sanitized(stdout, "", head.buf);
+		strbuf_reset(&head);
+		for (size_t k = 0; k < e->paths.nr; k++)
+			strbuf_addf(&head, "%s%s", k ? ", " : "in: ", e->paths.v[k]);
+		if (e->paths.nr)
+			print_sanitized(stdout, "", head.buf);
+		strbuf_release(&head);
+	}
 	putchar('\n');
 	report_explain(stdout, e, "  ");
 	for (size_t i = 0; i < e->see.nr; i++)
-		printf("%s%s\n", i ? "     " : "\nsee: ", e->see.v[i]);
+		print_sanitized(stdout, i ? "     " : "\nsee: ", e->see.v[i]);
 	printf("\ndefined at %s\n", e->origin);
 out:
 	ctx_release(&ctx);

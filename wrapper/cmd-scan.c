@@ -175,7 +175,7 @@ cmd_scan(int argc, const char **argv)
 		note("%zu of %zu %s match nowhere", stale, ctx.policy.nr, ctx.policy.nr == 1 ? "entry" : "entries");
 		ret = stale ? EXIT_FINDING : EXIT_CLEAN;
 	} else {
-		note("%zu of %zu %s found in %zu files read%s", ctx.policy.nr - stale, ctx.policy.nr,
+		note("%zu of %zu %s found (%zu files read)%s", ctx.policy.nr - stale, ctx.policy.nr,
 		     ctx.policy.nr == 1 ? "entry" : "entries", s.files,
 		     stale ? "; 'khsend scan --stale' lists the others" : "");
 	}

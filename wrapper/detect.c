@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 /* detect: collect occurrences per entry, pair them off, report what is left. */
 #include "detect.h"
 #include "strbuf.h"
@@ -32,6 +33,8 @@ void
 detector_init(struct detector *d, const struct policy *policy, const struct strvec *allow)
 {
 	memset(d, 0, sizeof(*d));
+	strvec_init(&d->renamed_to);
+	strvec_init(&d->renamed_from);
 	d->policy = policy;
 	d->allow = allow;
 	d->occ = xcalloc(policy->nr, sizeof(*d->occ));
@@ -163,22 +166,109 @@ scan_patch(struct detector *d, const struct message *msg, git_patch *patch,
 	return 0;
 }
 
+static int delta_covered(const struct detector *d, const struct policy_entry *e,
+			 const git_diff_delta *delta);
+static const char *original_name(const struct detector *d, const char *path);
+static void remember_renames(struct detector *d, git_diff *diff);
+
+/*
+ * The text of the patch's "+" and "-" lines, without the sign: the only
+ * place an alteration can be.  NULs become newlines so that the C string
+ * searches below see everything.
+ */
+static void
+changed_lines(const struct strbuf *patch, struct strbuf *out)
+{
+	const char *p = patch->buf, *end = patch->buf + patch->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t linelen = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (linelen > 1 && (*p == '+' || *p == '-')) {
+			size_t at = out->len;
+
+			strbuf_add(out, p + 1, linelen - 1);
+			strbuf_addch(out, '\n');
+			for (size_t i = at; i < out->len; i++)
+				if (!out->buf[i])
+					out->buf[i] = '\n';
+		}
+		p += linelen + 1;
+	}
+}
+
+/*
+ * The files named by "diff --git a/P b/P" lines.  Returns -1 when a header
+ * has any other shape (a rename, a quoted name) or there is none (a plain
+ * diff -u): then nobody is ruled out.
+ */
+static int
+touched_paths(const struct strbuf *patch, struct strvec *out)
+{
+	const char *p = patch->buf;
+
+	if (strstr(p, "\nrename from ") || strstr(p, "\ncopy from "))
+		return -1;
+	while ((p = strstr(p, "diff --git "))) {
+		const char *line = p + 11, *nl = strchrnul(line, '\n');
+		size_t n = (size_t)(nl - line), half;
+
+		if (p != patch->buf && p[-1] != '\n') {
+			p = line;
+			continue;
+		}
+		half = (n - 1) / 2;
+		if (n < 7 || n % 2 == 0 || line[half] != ' ' || strncmp(line, "a/", 2) ||
+		    strncmp(line + half + 1, "b/", 2) || memcmp(line + 2, line + half + 3, half - 2) ||
+		    memchr(line, '"', n))
+			return -1;
+		strvec_push_nodup(out, xstrndup(line + 2, half - 2));
+		p = nl;
+	}
+	return out->nr ? 0 : -1;	/* no git headers: a plain diff, names unknown */
+}
+
+static int
+covers_any(const struct detector *d, const struct policy_entry *e, const struct strvec *paths)
+{
+	for (size_t i = 0; i < paths->nr; i++)
+		if (policy_entry_covers(e, paths->v[i]) || policy_entry_covers(e, original_name(d, paths->v[i])))
+			return 1;
+	return 0;
+}
+
 int
 detector_add(struct detector *d, struct message *msg)
 {
 	size_t *candidates, ncand = 0, *covering;
+	struct strbuf changed = STRBUF_INIT;
+	struct strvec paths = STRVEC_INIT;
+	int paths_known = 0;
 	git_diff *diff;
 	int ret = 0;
 
 	d->messages++;
 	candidates = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*candidates));
 	covering = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*covering));
-	/* A string that is nowhere in the patch text cannot be changed by it. */
-	for (size_t i = 0; i < d->policy->nr; i++)
-		if (msg->diff_parsed || policy_entry_may_occur(d->policy->v[i], msg->patch.buf, msg->patch.len))
+	/*
+	 * Cheap filters first: an entry whose files the patch does not touch,
+	 * or whose string is in none of its changed lines, cannot be altered
+	 * by it.  Only a rename still matters then, for the patches after it.
+	 */
+	if (!msg->diff_parsed) {
+		changed_lines(&msg->patch, &changed);
+		paths_known = !touched_paths(&msg->patch, &paths);
+	}
+	for (size_t i = 0; i < d->policy->nr; i++) {
+		const struct policy_entry *e = d->policy->v[i];
+
+		if (msg->diff_parsed ||
+		    ((!paths_known || covers_any(d, e, &paths)) && policy_entry_occurs_in(e, changed.buf, changed.len)))
 			candidates[ncand++] = i;
-	if (!msg->diff_parsed && !ncand) {
-		if (strstr(msg->patch.buf, "diff --git "))
+	}
+	if (!msg->diff_parsed && !ncand && !strstr(msg->patch.buf, "\nrename from ")) {
+		if (strstr(msg->patch.buf, "\n@@ -") || starts_with(msg->patch.buf, "@@ -"))
 			d->patches++;
 		goto out;
 	}
@@ -200,8 +290,7 @@ detector_add(struct detector *d, struct message *msg)
 		for (size_t k = 0; k < ncand; k++) {
 			const struct policy_entry *e = d->policy->v[candidates[k]];
 
-			if (policy_entry_covers(e, delta->old_file.path) ||
-			    policy_entry_covers(e, delta->new_file.path))
+			if (delta_covered(d, e, delta))
 				covering[ncover++] = candidates[k];
 		}
 		if (!ncover)
@@ -215,10 +304,45 @@ detector_add(struct detector *d, struct message *msg)
 			scan_patch(d, msg, patch, covering, ncover);
 		git_patch_free(patch);
 	}
+	remember_renames(d, diff);
 out:
+	strbuf_release(&changed);
+	strvec_clear(&paths);
 	free(candidates);
 	free(covering);
 	return ret;
+}
+
+/* The name a file had before the series renamed it (itself if it was never renamed). */
+static const char *
+original_name(const struct detector *d, const char *path)
+{
+	for (size_t i = d->renamed_to.nr; i-- > 0;)
+		if (!strcmp(d->renamed_to.v[i], path))
+			return d->renamed_from.v[i];
+	return path;
+}
+
+/* An entry covers a file under its old, new or pre-series name. */
+static int
+delta_covered(const struct detector *d, const struct policy_entry *e, const git_diff_delta *delta)
+{
+	return policy_entry_covers(e, delta->old_file.path) ||
+	       policy_entry_covers(e, delta->new_file.path) ||
+	       policy_entry_covers(e, original_name(d, delta->old_file.path));
+}
+
+static void
+remember_renames(struct detector *d, git_diff *diff)
+{
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *delta = git_diff_get_delta(diff, i);
+
+		if (delta->status != GIT_DELTA_RENAMED || !strcmp(delta->old_file.path, delta->new_file.path))
+			continue;
+		strvec_push(&d->renamed_from, original_name(d, delta->old_file.path));
+		strvec_push(&d->renamed_to, delta->new_file.path);
+	}
 }
 
 enum pairing { SAME_MESSAGE_AND_FILE, SAME_FILE, ANYWHERE };
@@ -302,7 +426,8 @@ detector_finish(struct detector *d)
 			f->added = occ[i].partner ? xstrdup(occ[i].partner) : NULL;
 		}
 	}
-	qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
+	if (d->nr)
+		qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
 }
 
 int
@@ -350,5 +475,7 @@ detector_release(struct detector *d)
 		free(d->findings[i].added);
 	}
 	free(d->findings);
+	strvec_clear(&d->renamed_to);
+	strvec_clear(&d->renamed_from);
 	memset(d, 0, sizeof(*d));
 }

@@ -37,6 +37,7 @@ struct detector {
 	const struct strvec *allow;	/* ids the user overrode (allow-override entries) */
 	struct occurrence **occ;	/* per entry */
 	size_t *occ_nr, *occ_alloc;
+	struct strvec renamed_to, renamed_from;	/* renames seen so far in the series */
 	struct seen_message **msgs;
 	size_t msgs_nr, msgs_alloc;
 	size_t messages, patches;

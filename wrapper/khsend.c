@@ -131,6 +131,24 @@ take_color_options(int argc, const char **argv)
 	return out;
 }
 
+/* Does `arg` name revisions ("HEAD~2", "A..B", "^A") in the repository here? */
+static int
+names_revisions(const char *arg)
+{
+	git_repository *repo = repo_discover();
+	git_revspec spec;
+	int yes = 0;
+
+	if (repo && !git_revparse(&spec, repo, arg)) {
+		yes = 1;
+		git_object_free(spec.from);
+		git_object_free(spec.to);
+	}
+	git_error_clear();
+	git_repository_free(repo);
+	return yes;
+}
+
 /* A closed or full stdout is an error, not a silent success (sbase's fshut). */
 static int
 close_stdout(int ret)
@@ -168,8 +186,14 @@ main(int argc, const char **argv)
 	for (c = commands; c->name; c++)
 		if (!strcmp(c->name, argv[1]))
 			break;
-	/* Not a command: khsend as git send-email. */
-	if (!c->name)
+	/*
+	 * Not a command: khsend as git send-email.  A first word that is no
+	 * option, file or revision is most likely a mistyped command.
+	 */
+	if (!c->name && argv[1][0] != '-' && !file_exists(argv[1]) && !names_revisions(argv[1])) {
+		error("'%s' is not a khsend command (see 'khsend --help')", argv[1]);
+		ret = EXIT_ERROR;
+	} else if (!c->name)
 		ret = close_stdout(cmd_send(argc, argv));
 	else
 		ret = close_stdout(c->fn(argc - 1, argv + 1));

@@ -129,7 +129,8 @@ parse_options(int argc, const char **argv, const struct option *options,
 			i++;
 			break;
 		}
-		if (arg[0] != '-' || !arg[1]) {
+		/* "-3" is git format-patch's "the last three commits", never an option of ours. */
+		if (arg[0] != '-' || !arg[1] || (arg[1] >= '0' && arg[1] <= '9')) {
 			if (flags & PARSE_OPT_STOP_AT_NON_OPTION)
 				break;
 			argv[out++] = arg;

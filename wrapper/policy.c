@@ -112,7 +112,9 @@ report_parser_error(struct loader *ld, yaml_parser_t *parser)
 		return;
 	default:
 		mark = parser->problem_mark;
-		if (parser->context)
+		if (mark.index < ld->len && ld->buf[mark.index] == '\t')
+			problem_at(ld, mark, "invalid YAML: tabs are not allowed for indentation (use spaces)");
+		else if (parser->context)
 			problem_at(ld, mark, "invalid YAML: %s (%s at line %zu column %zu)",
 				   parser->problem, parser->context,
 				   parser->context_mark.line + 1, parser->context_mark.column + 1);
@@ -525,10 +527,80 @@ entry_free(struct policy_entry *e)
 		regfree(&e->regex);
 	free(e->regex_src);
 	strvec_clear(&e->paths);
+	free(e->globs);
 	free(e->explain);
 	strvec_clear(&e->see);
 	free(e->origin);
 	free(e);
+}
+
+/*
+ * A policy comes from someone else, so its regexes must not be able to
+ * make regcomp() or regexec() run away: glibc copies the expression under
+ * a '+' or a bound once per repetition, so stacked or deeply nested ones
+ * grow exponentially, and back-references can take exponential time.  A
+ * linear look at the source refuses those; joke strings never need them.
+ */
+static const char *
+regex_problem(const char *re)
+{
+	int depth = 0, bounds = 0, after_quantifier = 0;
+
+	for (const char *p = re; *p; p++) {
+		int quantifier = 0;
+
+		switch (*p) {
+		case '\\':
+			if (p[1] >= '1' && p[1] <= '9')
+				return "uses a back-reference, which POSIX ERE does not have";
+			if (p[1])
+				p++;
+			break;
+		case '[':
+			/* A bracket expression: everything up to its ']' is literal. */
+			p += p[1] == '^' ? 2 : 1;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				return NULL;	/* regcomp() says what is wrong */
+			break;
+		case '(':
+			if (++depth > 4)
+				return "nests groups more than 4 deep";
+			break;
+		case ')':
+			depth--;
+			break;
+		case '{': {
+			char *end;
+			long lo = strtol(p + 1, &end, 10), hi = lo;
+
+			if (*end == ',')
+				hi = end[1] == '}' ? 0 : strtol(end + 1, &end, 10);
+			if (++bounds > 2 || lo > 16 || hi > 16)
+				return "uses more than two bounds {m,n}, or a bound above 16";
+			while (*p && *p != '}')
+				p++;
+			if (!*p)
+				return NULL;
+			quantifier = 1;
+			break;
+		}
+		case '*':
+		case '+':
+		case '?':
+			quantifier = 1;
+			break;
+		default:
+			break;
+		}
+		if (quantifier && after_quantifier)
+			return "puts a repetition right after another";
+		after_quantifier = quantifier;
+	}
+	return NULL;
 }
 
 /* Compile a regex; refuse ones that cannot compile or that match nothing at all. */
@@ -537,8 +609,17 @@ compile_regex(struct loader *ld, struct entry_build *b)
 {
 	struct policy_entry *e = b->e;
 	int flags = REG_EXTENDED | REG_NEWLINE | (e->ignore_case ? REG_ICASE : 0);
-	int rc = regcomp(&e->regex, e->regex_src, flags);
+	int rc;
 
+	const char *why = regex_problem(e->regex_src);
+
+	if (why) {
+		problem_at(ld, b->regex_node->start_mark, "regex '%s' %s", e->regex_src, why);
+		free(e->regex_src);
+		e->regex_src = NULL;
+		return -1;
+	}
+	rc = regcomp(&e->regex, e->regex_src, flags);
 	if (rc) {
 		char msg[256];
 
@@ -577,7 +658,7 @@ read_entry(struct loader *ld, yaml_node_t *node, const struct defaults *defs)
 	if (!b.id_node) {
 		problem_at(ld, node->start_mark, "entry has no 'id'");
 	} else if (b.disabled != 1) {
-		const char *id = b.e->id ? b.e->id : "?";
+		const char *id = b.e->id ? b.e->id : scalar(b.id_node);
 
 		if (b.string_node && b.regex_node)
 			problem_at(ld, b.regex_node->start_mark,
@@ -605,6 +686,9 @@ read_entry(struct loader *ld, yaml_node_t *node, const struct defaults *defs)
 		return NULL;
 	}
 	b.e->origin = xstrfmt("%s:%zu", ld->name, node->start_mark.line + 1);
+	b.e->globs = xcalloc(b.e->paths.nr + 1, sizeof(*b.e->globs));
+	for (size_t i = 0; i < b.e->paths.nr; i++)
+		path_glob_compile(&b.e->globs[i], b.e->paths.v[i]);
 	return b.e;
 }
 
@@ -697,6 +781,24 @@ static const struct field top_fields[] = {
 	{ NULL, YAML_NO_NODE, NULL },
 };
 
+/* Duplicate ids are found even when either entry has other problems. */
+static void
+note_id(struct loader *ld, yaml_node_t *entry, struct strvec *seen)
+{
+	yaml_node_t *idn = mapping_get(ld, entry, "id");
+
+	if (!idn || idn->type != YAML_SCALAR_NODE)
+		return;
+	for (size_t i = 0; i < seen->nr; i += 2)
+		if (!strcmp(seen->v[i], scalar(idn))) {
+			problem_at(ld, idn->start_mark, "duplicate id '%s' (first defined at %s:%s)",
+				   scalar(idn), ld->name, seen->v[i + 1]);
+			return;
+		}
+	strvec_push(seen, scalar(idn));
+	strvec_pushf(seen, "%zu", entry->start_mark.line + 1);
+}
+
 static void
 parse_document(struct loader *ld, struct policy *layer)
 {
@@ -704,6 +806,7 @@ parse_document(struct loader *ld, struct policy *layer)
 	yaml_node_t *version, *defaults, *entries;
 	struct defaults defs = { POLICY_BLOCK, 0, 0 };
 	yaml_mark_t top = { 0, 0, 0 };
+	struct strvec ids = STRVEC_INIT;	/* "id" then "line", for duplicates */
 
 	if (!root) {
 		problem_at(ld, top, "empty policy (expected 'version: %d' and 'entries:')", POLICY_VERSION);
@@ -733,28 +836,26 @@ parse_document(struct loader *ld, struct policy *layer)
 	for (yaml_node_item_t *it = entries->data.sequence.items.start; it < entries->data.sequence.items.top; it++) {
 		yaml_node_t *node = yaml_document_get_node(&ld->doc, *it);
 		struct policy_entry *e;
+		int repeat = 0;
 
+		/* An alias (already refused) brings back a node we have seen. */
+		for (yaml_node_item_t *prev = entries->data.sequence.items.start; prev < it && !repeat; prev++)
+			repeat = *prev == *it;
+		if (repeat)
+			continue;
 		if (node->type != YAML_MAPPING_NODE) {
 			problem_at(ld, node->start_mark, "each entry must be a mapping (id, string, explain, ...), not %s",
 				   node_type_name(node->type));
 			continue;
 		}
+		note_id(ld, node, &ids);
 		e = read_entry(ld, node, &defs);
-		if (!e)
-			continue;
-		for (size_t i = 0; i < layer->nr; i++)
-			if (!strcmp(layer->v[i]->id, e->id)) {
-				yaml_node_t *idn = mapping_get(ld, node, "id");
-
-				problem_at(ld, idn ? idn->start_mark : node->start_mark,
-					   "duplicate id '%s' (first defined at %s)", e->id, layer->v[i]->origin);
-				entry_free(e);
-				e = NULL;
-				break;
-			}
-		if (e)
+		if (e && ld->problems)
+			entry_free(e);	/* the layer is not merged anyway */
+		else if (e)
 			policy_add(layer, e);
 	}
+	strvec_clear(&ids);
 }
 
 int
@@ -764,7 +865,8 @@ policy_parse(struct policy *p, const char *name, const char *buf, size_t len)
 	struct policy layer = POLICY_INIT;
 	yaml_parser_t parser;
 
-	if (prescan(&ld) < 0 || ld.problems)
+	/* A syntax error ends it; refused aliases still let the rest be checked. */
+	if (prescan(&ld) < 0)
 		return ld.problems;
 	if (!yaml_parser_initialize(&parser))
 		die("out of memory while reading '%s'", name);
@@ -920,7 +1022,7 @@ policy_entry_covers(const struct policy_entry *e, const char *path)
 	if (!e->paths.nr)
 		return 1;
 	for (size_t i = 0; i < e->paths.nr; i++)
-		if (path_glob_match(e->paths.v[i], path))
+		if (path_glob_matches(&e->globs[i], path))
 			return 1;
 	return 0;
 }
@@ -957,39 +1059,14 @@ policy_entry_count(const struct policy_entry *e, const char *line)
 }
 
 int
-policy_entry_may_occur(const struct policy_entry *e, const char *buf, size_t len)
+policy_entry_occurs_in(const struct policy_entry *e, const char *text, size_t len)
 {
-	const char *end = buf + len;
-	struct strbuf line = STRBUF_INIT;
-	int hit = 0;
-
-	/* The C string functions below would stop at a NUL: assume the worst. */
-	if (memchr(buf, '\0', len))
-		return 1;
-	if (!e->regex_src)
-		return e->ignore_case ? strcasestr(buf, e->string) != NULL
-				      : memmem(buf, len, e->string, strlen(e->string)) != NULL;
-	/*
-	 * A regex is tried on each line without its first character, which is
-	 * how a diff line's text is matched later.  A line that is not a diff
-	 * line only makes the filter more generous.
-	 */
-	for (const char *p = buf; p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t linelen = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (linelen > 1 && (*p == '+' || *p == '-')) {
-			strbuf_reset(&line);
-			strbuf_add(&line, p + 1, linelen - 1);
-			if (!regexec(&e->regex, line.buf, 0, NULL, 0)) {
-				hit = 1;
-				break;
-			}
-		}
-		p += linelen + 1;
-	}
-	strbuf_release(&line);
-	return hit;
+	/* REG_NEWLINE (set at compile time) keeps a match within one line. */
+	if (e->regex_src)
+		return !regexec(&e->regex, text, 0, NULL, 0);
+	if (e->ignore_case)
+		return strcasestr(text, e->string) != NULL;
+	return memmem(text, len, e->string, strlen(e->string)) != NULL;
 }
 
 const char *

@@ -8,6 +8,7 @@
 #ifndef KHSEND_POLICY_H
 #define KHSEND_POLICY_H
 
+#include "glob.h"
 #include "strvec.h"
 
 #include <git2.h>
@@ -32,6 +33,7 @@ struct policy_entry {
 	unsigned disabled:1;	/* only in a layer being merged: removes the id */
 	enum policy_action action;
 	struct strvec paths;	/* empty: every path */
+	struct path_glob *globs;	/* paths, compiled */
 	char *explain;
 	struct strvec see;
 	char *origin;		/* "file:line" that defined it */
@@ -73,8 +75,11 @@ const char *policy_system_path(void);
 int policy_entry_covers(const struct policy_entry *e, const char *path);
 /* Non-overlapping occurrences of the entry's string in a NUL-terminated line. */
 size_t policy_entry_count(const struct policy_entry *e, const char *line);
-/* Could the entry occur anywhere in this buffer?  (A cheap, conservative filter.) */
-int policy_entry_may_occur(const struct policy_entry *e, const char *buf, size_t len);
+/*
+ * Does the entry occur anywhere in `text`, a NUL-terminated buffer of
+ * lines?  One call for many lines: a match never spans a newline.
+ */
+int policy_entry_occurs_in(const struct policy_entry *e, const char *text, size_t len);
 /* The string or regex as shown to people: "arch topology borken" or /regex/. */
 const char *policy_entry_pattern(const struct policy_entry *e, char *buf, size_t size);
 

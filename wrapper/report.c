@@ -16,8 +16,8 @@ col(FILE *fp, const char *code)
 	return color_code(fileno(fp), code);
 }
 
-static void
-print_clean(FILE *fp, const char *prefix, const char *text)
+void
+print_sanitized(FILE *fp, const char *prefix, const char *text)
 {
 	char *copy = xstrdup(text);
 
@@ -93,21 +93,21 @@ print_finding(FILE *fp, const struct finding *f, enum report_mode mode)
 		strbuf_addf(&in, "  in %s", f->patch);
 		if (f->subject && *f->subject)
 			strbuf_addf(&in, ": %s", f->subject);
-		print_clean(fp, "", in.buf);
+		print_sanitized(fp, "", in.buf);
 		strbuf_release(&in);
 	}
 	fprintf(fp, "%s", col(fp, COLOR_RED));
-	print_clean(fp, "  -", f->removed);
+	print_sanitized(fp, "  -", f->removed);
 	fprintf(fp, "%s%s", col(fp, COLOR_RESET), col(fp, COLOR_GREEN));
 	if (f->added)
-		print_clean(fp, "  +", f->added);
+		print_sanitized(fp, "  +", f->added);
 	else
 		fprintf(fp, "  (the line is deleted)\n");
 	fprintf(fp, "%s\n", col(fp, COLOR_RESET));
 	report_explain(fp, f->entry, "    ");
 	fprintf(fp, "\n    %s\n", what_to_do(f, mode));
 	for (size_t i = 0; i < f->entry->see.nr; i++)
-		print_clean(fp, i ? "         " : "    See: ", f->entry->see.v[i]);
+		print_sanitized(fp, i ? "         " : "    See: ", f->entry->see.v[i]);
 	fputc('\n', fp);
 	strbuf_release(&where);
 }

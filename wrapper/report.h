@@ -21,6 +21,8 @@ enum report_mode {
 void report_text(FILE *fp, const struct detector *d, enum report_mode mode);
 /* {"blocked": bool, "findings": [...]} and a newline. */
 void report_json(FILE *fp, const struct detector *d);
+/* prefix + text + newline, with the text's control characters removed (policy text is untrusted). */
+void print_sanitized(FILE *fp, const char *prefix, const char *text);
 /* The explanation of an entry, indented, with control characters removed. */
 void report_explain(FILE *fp, const struct policy_entry *e, const char *indent);
 

@@ -1,22 +1,47 @@
 /* revisions: a revwalk over format-patch's ranges, each commit diffed against its parent. */
 #include "revisions.h"
 #include "gitutil.h"
+#include "run-command.h"
 #include "usage.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Ask git itself, exactly as git send-email's is_format_patch_arg() does
+ * ("git rev-parse --verify --quiet"), so the answer cannot differ from it.
+ */
 int
 revision_resolves(git_repository *repo, const char *arg)
 {
-	git_object *obj = NULL;
-	int ok = !git_revparse_single(&obj, repo, arg);
+	struct child_process cp = CHILD_PROCESS_INIT;
+	const char *workdir = git_repository_workdir(repo);
 
+	strvec_pushl(&cp.args, "git", "rev-parse", "--verify", "--quiet", arg, NULL);
+	strvec_pushf(&cp.env, "GIT_DIR=%s", git_repository_path(repo));
+	if (workdir)
+		strvec_pushf(&cp.env, "GIT_WORK_TREE=%s", workdir);
+	cp.no_stdout = cp.no_stderr = 1;
+	return run_command(&cp) == 0;
+}
+
+/* Resolve one side of a range to a commit: an empty side is HEAD, as in git. */
+static int
+resolve_commit(git_repository *repo, const char *spec, size_t len, git_oid *out)
+{
+	char *name = len ? xstrndup(spec, len) : xstrdup("HEAD");
+	git_object *obj = NULL, *commit = NULL;
+	int rc = git_revparse_single(&obj, repo, name);
+
+	if (!rc)
+		rc = git_object_peel(&commit, obj, GIT_OBJECT_COMMIT);
+	if (!rc)
+		git_oid_cpy(out, git_object_id(commit));
+	git_object_free(commit);
 	git_object_free(obj);
-	if (!ok)
-		git_error_clear();
-	return ok;
+	free(name);
+	return rc;
 }
 
 static int
@@ -134,8 +159,7 @@ revisions_read(git_repository *repo, const struct strvec *revs, size_t *index,
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL);
 
 	for (size_t i = 0; i < revs->nr; i++) {
-		const char *arg = revs->v[i];
-		git_object *obj = NULL;
+		const char *arg = revs->v[i], *dots;
 
 		if (!strcmp(arg, "--"))
 			continue;
@@ -154,22 +178,33 @@ revisions_read(git_repository *repo, const struct strvec *revs, size_t *index,
 			error("'%s': symmetric ranges are not supported; give 'A..B'", arg);
 			goto out;
 		}
-		if (strstr(arg, "..")) {
-			if ((rc = git_revwalk_push_range(walk, arg)) < 0) {
+		if ((dots = strstr(arg, ".."))) {
+			git_oid from, to;
+
+			/* Both sides by hand: git_revparse() leaks when the right one is unknown. */
+			if (resolve_commit(repo, arg, (size_t)(dots - arg), &from) ||
+			    resolve_commit(repo, dots + 2, strlen(dots + 2), &to)) {
 				not_a_revision(repo, arg);
+				goto out;
+			}
+			if ((rc = git_revwalk_hide(walk, &from)) < 0 || (rc = git_revwalk_push(walk, &to)) < 0) {
+				lg2_error(rc, "cannot walk", arg);
 				goto out;
 			}
 			positives++;
 			negatives++;
 			continue;
 		}
-		if (git_revparse_single(&obj, repo, arg[0] == '^' ? arg + 1 : arg) < 0) {
-			not_a_revision(repo, arg);
-			goto out;
+		{
+			const char *name = arg[0] == '^' ? arg + 1 : arg;
+			git_oid oid_one;
+
+			if (resolve_commit(repo, name, strlen(name), &oid_one)) {
+				not_a_revision(repo, arg);
+				goto out;
+			}
+			rc = arg[0] == '^' ? git_revwalk_hide(walk, &oid_one) : git_revwalk_push(walk, &oid_one);
 		}
-		rc = arg[0] == '^' ? git_revwalk_hide(walk, git_object_id(obj))
-				   : git_revwalk_push(walk, git_object_id(obj));
-		git_object_free(obj);
 		if (rc < 0) {
 			lg2_error(rc, "cannot walk from", arg);
 			goto out;
@@ -183,15 +218,12 @@ revisions_read(git_repository *repo, const struct strvec *revs, size_t *index,
 	}
 	/* format-patch: a lone REV means REV..HEAD; -N or nothing starts at HEAD. */
 	if (positives == 1 && !negatives && max == (size_t)-1 && !root) {
+		git_oid since;
+
 		git_revwalk_reset(walk);
 		git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL);
-		{
-			char *range = xstrfmt("%s..HEAD", single);
-
-			rc = git_revwalk_push_range(walk, range);
-			free(range);
-		}
-		if (rc < 0) {
+		if (resolve_commit(repo, single, strlen(single), &since) ||
+		    (rc = git_revwalk_hide(walk, &since)) < 0 || (rc = git_revwalk_push_head(walk)) < 0) {
 			not_a_revision(repo, single);
 			goto out;
 		}

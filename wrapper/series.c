@@ -129,9 +129,12 @@ add_header(struct message *msg, const char *name, size_t namelen, const char *va
 	h = &msg->headers[msg->headers_nr++];
 	h->name = xstrndup(name, namelen);
 	/* Unfold: a line break followed by blanks is just the blanks. */
-	for (size_t i = 0; i < valuelen; i++)
-		if (value[i] != '\n')
-			strbuf_addch(&v, value[i]);
+	for (const char *p = value, *end = value + valuelen, *nl; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		strbuf_add(&v, p, (size_t)(nl - p));
+	}
 	strbuf_trim(&v);
 	h->value = strbuf_detach(&v, NULL);
 }
@@ -194,10 +197,16 @@ parse_headers(struct message *msg, const char *text, size_t len)
 static void
 strip_cr(struct strbuf *out, const char *buf, size_t len)
 {
+	const char *p = buf, *end = buf + len, *cr;
+
 	strbuf_grow(out, len);
-	for (size_t i = 0; i < len; i++)
-		if (!(buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))
-			strbuf_addch(out, buf[i]);
+	while ((cr = memchr(p, '\r', (size_t)(end - p)))) {
+		strbuf_add(out, p, (size_t)(cr - p));
+		if (cr + 1 == end || cr[1] != '\n')
+			strbuf_addch(out, '\r');
+		p = cr + 1;
+	}
+	strbuf_add(out, p, (size_t)(end - p));
 }
 
 static int
@@ -292,9 +301,89 @@ out:
 }
 
 static int
+has_line(const char *text, const char *prefix)
+{
+	struct strbuf nl = STRBUF_INIT;
+	int found;
+
+	strbuf_addf(&nl, "\n%s", prefix);
+	found = starts_with(text, prefix) || strstr(text, nl.buf);
+	strbuf_release(&nl);
+	return found;
+}
+
+static int
+is_git_diff(const char *text)
+{
+	return has_line(text, "diff --git ");
+}
+
+/* A plain unified diff (diff -u, quilt): "--- ", "+++ " and "@@ " lines. */
+static int
+is_plain_diff(const char *text)
+{
+	return has_line(text, "--- ") && has_line(text, "+++ ") && has_line(text, "@@ -");
+}
+
+static int
 looks_like_patch(const char *text)
 {
-	return starts_with(text, "diff --git ") || strstr(text, "\ndiff --git ");
+	return is_git_diff(text) || is_plain_diff(text);
+}
+
+/* "linux.orig/kernel/x.c<TAB>2021-..." -> "kernel/x.c", as git apply -p1 reads it. */
+static char *
+plain_diff_path(const char *name, size_t len)
+{
+	const char *end = memchr(name, '\t', len), *slash;
+
+	if (!end)
+		end = name + len;
+	while (end > name && end[-1] == ' ')
+		end--;
+	if ((size_t)(end - name) == 9 && !memcmp(name, "/dev/null", 9))
+		return NULL;
+	slash = memchr(name, '/', (size_t)(end - name));
+	if (slash)
+		name = slash + 1;
+	return xstrndup(name, (size_t)(end - name));
+}
+
+/*
+ * libgit2 parses only git's own diff format, so give each file of a plain
+ * unified diff the "diff --git" header and a/ b/ names git would have
+ * written; the hunks stay as they are.  quilt's Index: and === lines go.
+ */
+static void
+plain_diff_to_git(const char *text, struct strbuf *out)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchrnul(p, '\n'), *next = *nl ? nl + 1 : nl;
+		const char *nl2 = strchrnul(next, '\n');
+
+		if (starts_with(p, "--- ") && starts_with(next, "+++ ") && starts_with(*nl2 ? nl2 + 1 : nl2, "@@ -")) {
+			char *old = plain_diff_path(p + 4, (size_t)(nl - p - 4));
+			char *new = plain_diff_path(next + 4, (size_t)(nl2 - next - 4));
+			const char *name = new ? new : old ? old : "unknown";
+
+			strbuf_addf(out, "diff --git a/%s b/%s\n", name, name);
+			if (!old)
+				strbuf_addstr(out, "new file mode 100644\n");
+			if (!new)
+				strbuf_addstr(out, "deleted file mode 100644\n");
+			strbuf_addf(out, old ? "--- a/%s\n" : "--- /dev/null\n", name);
+			strbuf_addf(out, new ? "+++ b/%s\n" : "+++ /dev/null\n", name);
+			free(old);
+			free(new);
+			p = *nl2 ? nl2 + 1 : nl2;
+			continue;
+		}
+		if (!starts_with(p, "Index: ") && !starts_with(p, "===="))
+			strbuf_add(out, p, (size_t)(next - p));
+		p = next;
+	}
 }
 
 int
@@ -371,7 +460,14 @@ message_diff(struct message *msg, git_diff **out)
 		return 0;
 	}
 	msg->diff_parsed = 1;
-	if (!looks_like_patch(msg->patch.buf)) {
+	if (!is_git_diff(msg->patch.buf) && is_plain_diff(msg->patch.buf)) {
+		struct strbuf git = STRBUF_INIT;
+
+		plain_diff_to_git(msg->patch.buf, &git);
+		strbuf_release(&msg->patch);
+		msg->patch = git;
+	}
+	if (!is_git_diff(msg->patch.buf)) {
 		*out = NULL;
 		return 0;
 	}
@@ -496,55 +592,97 @@ out:
 	return ret;
 }
 
+/*
+ * Where does the next mail of an mbox start?  This is git mailsplit's own
+ * rule (builtin/mailsplit.c:is_from_line): "From " and something that ends
+ * in a time and a year.  Splitting here instead of running git mailsplit
+ * spares writing one file per mail; decoding is still git mailinfo's.
+ */
 static int
-read_mbox(const char *path, const char *tmpdir, message_fn fn, void *data)
+is_from_line(const char *line, size_t len)
 {
-	struct strvec parts = STRVEC_INIT;
-	char *dir = xstrfmt("%s/split-%zu", tmpdir, next_index + 1);
-	int ret = mbox_split(path, dir, &parts);
+	const char *colon;
 
-	for (size_t k = 0; k < parts.nr && !ret; k++) {
-		struct message msg = MESSAGE_INIT;
-
-		msg.name = parts.nr > 1 ? xstrfmt("%s (message %zu)", path, k + 1) : xstrdup(path);
-		msg.file = xstrdup(parts.v[k]);
-		if (strbuf_read_file(&msg.raw, parts.v[k], MAX_INPUT_BYTES) < 0)
-			ret = error_errno("cannot read '%s'", parts.v[k]);
-		else if (message_from_buffer(&msg, msg.name, msg.raw.buf, msg.raw.len, tmpdir))
-			ret = -1;
-		else
-			ret = deliver(&msg, fn, data);
-		if (ret)
-			message_release(&msg);
+	/* As in git, len counts the newline and the buffer is NUL-terminated. */
+	if (len < 20 || memcmp("From ", line, 5))
+		return 0;
+	colon = line + len - 2;
+	line += 5;
+	for (;;) {
+		if (colon < line)
+			return 0;
+		if (*--colon == ':')
+			break;
 	}
-	free(dir);
-	strvec_clear(&parts);
+	if (!isdigit((unsigned char)colon[-4]) || !isdigit((unsigned char)colon[-2]) ||
+	    !isdigit((unsigned char)colon[-1]) || !isdigit((unsigned char)colon[1]) ||
+	    !isdigit((unsigned char)colon[2]))
+		return 0;
+	return strtol(colon + 3, NULL, 10) > 90;	/* the year */
+}
+
+static int
+deliver_mail(struct message *msg, const char *path, size_t n, int several, const char *tmpdir,
+	     message_fn fn, void *data)
+{
+	int ret;
+
+	if (several) {
+		msg->name = xstrfmt("%s (message %zu)", path, n);
+	} else {
+		msg->name = xstrdup(path);
+		msg->file = xstrdup(path);
+	}
+	if (message_from_buffer(msg, msg->name, msg->raw.buf, msg->raw.len, tmpdir))
+		ret = -1;
+	else
+		ret = deliver(msg, fn, data);
+	message_release(msg);
 	return ret;
 }
 
+/*
+ * Read a file of one mail, or an mbox of many, a mail at a time so that
+ * memory does not grow with the series.  Like git mailsplit -b, a file
+ * that does not start with a From_ line is a single mail.
+ */
 static int
 read_file(const char *path, const char *tmpdir, message_fn fn, void *data)
 {
 	struct message msg = MESSAGE_INIT;
-	int ret;
+	FILE *fp = fopen(path, "re");
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+	ssize_t len;
+	int mbox = -1, ret = 0;
 
-	if (strbuf_read_file(&msg.raw, path, MAX_INPUT_BYTES) < 0) {
-		ret = errno == EFBIG ? error("'%s' is too large (more than %u MiB)", path, MAX_INPUT_BYTES >> 20)
-				     : error_errno("cannot read '%s'", path);
-		message_release(&msg);
-		return ret;
+	if (!fp)
+		return error_errno("cannot read '%s'", path);
+	while (!ret && (len = getline(&line, &cap, fp)) >= 0) {
+		int from = is_from_line(line, (size_t)len);
+
+		if (mbox < 0)
+			mbox = from;
+		if (mbox && from && msg.raw.len) {
+			ret = deliver_mail(&msg, path, ++n, 1, tmpdir, fn, data);
+			msg = (struct message)MESSAGE_INIT;
+		}
+		if (msg.raw.len + (size_t)len > MAX_INPUT_BYTES) {
+			ret = error("'%s': a mail larger than %u MiB", path, MAX_INPUT_BYTES >> 20);
+			break;
+		}
+		strbuf_add(&msg.raw, line, (size_t)len);
 	}
-	if (mbox_holds_several(msg.raw.buf, msg.raw.len)) {
-		ret = read_mbox(path, tmpdir, fn, data);
-		message_release(&msg);
-		return ret;
-	}
-	msg.file = xstrdup(path);
-	if (message_from_buffer(&msg, path, msg.raw.buf, msg.raw.len, tmpdir)) {
-		message_release(&msg);
-		return -1;
-	}
-	return deliver(&msg, fn, data);
+	if (!ret && ferror(fp))
+		ret = error_errno("cannot read '%s'", path);
+	else if (!ret && !n && !msg.raw.len)
+		ret = error("'%s' is empty, neither a mail nor a patch", path);
+	else if (!ret && msg.raw.len)
+		ret = deliver_mail(&msg, path, n + 1, n > 0, tmpdir, fn, data);
+	message_release(&msg);
+	free(line);
+	fclose(fp);
+	return ret;
 }
 
 int

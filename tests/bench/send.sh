@@ -1,11 +1,11 @@
 #!/bin/bash
-# make bench-send: khsend's added time over plain "git send-email --dry-run"
+# make bench-send (tests/bench/send.sh): khsend's added time over plain "git send-email --dry-run"
 # on a 30-patch series (boot off), the median of several alternating runs.
 # Prints the figure and fails if it is over the target (100 ms).
 set -euo pipefail
 
 KHSEND=${KHSEND:?}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 RUNS=${RUNS:-7}
 TARGET_MS=${TARGET_MS:-100}
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# A short libFuzzer run over the two parsers of untrusted input: the policy
+# loader and the series reader (mbox splitting, headers, libgit2's patch
+# parser, the detector).  Longer runs: build-fuzz/*-fuzz -max_total_time=N.
+
+load test_helper
+
+setup_file() {
+	make -s -C "$ROOT" fuzz >&3 2>&1
+}
+
+setup() {
+	common_setup
+	FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+}
+
+@test "the policy loader survives ${FUZZ_SECONDS:-20} seconds of fuzzing" {
+	mkdir corpus
+	cp "$ROOT/policy.yaml" corpus/
+	printf 'version: 1\nentries:\n  - &a\n    id: x\n    regex: "(a+)+"\n  - *a\n' > corpus/alias.yaml
+	printf 'version: 1\ndefaults: {action: warn}\nentries: [{id: y, string: "z", explain: e, paths: ["**/*.c"]}]\n' > corpus/flow.yaml
+	run "$ROOT/build-fuzz/policy-fuzz" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=1024 \
+		-close_fd_mask=3 -artifact_prefix="$BATS_TEST_TMPDIR/" corpus
+	assert_success
+	assert_output --partial 'Done '
+	run ls "$BATS_TEST_TMPDIR"
+	refute_output --regexp '(crash|leak|oom|timeout)-'
+}
+
+@test "the series reader survives ${FUZZ_SECONDS:-20} seconds of fuzzing" {
+	mkdir corpus
+	cp "$ROOT"/../shared/seeds/00*.patch corpus/
+	clone_mini_kernel linux
+	(
+		cd linux &&
+		make_commit kernel/sched/topology.c 's/topology borken/topology broken/' 'fix' &&
+		git mv kernel/exit.c kernel/exit2.c && git commit -qm 'rename' &&
+		git format-patch -q --stdout -2 > ../corpus/series.mbox &&
+		git format-patch -q --stdout -1 | sed 's/$/\r/' > ../corpus/crlf.patch
+	)
+	run "$ROOT/build-fuzz/patch-fuzz" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=1024 \
+		-close_fd_mask=3 -artifact_prefix="$BATS_TEST_TMPDIR/" corpus
+	assert_success
+	assert_output --partial 'Done '
+	run ls "$BATS_TEST_TMPDIR"
+	refute_output --regexp '(crash|leak|oom|timeout)-'
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bats
+# khsend's own code is valgrind-clean: no invalid access, no leak, on the
+# main paths (the sanitizer build covers the rest of the suite).
+
+load test_helper
+
+setup() {
+	common_setup
+	[ -z "${KHSEND_SAN:-}" ] || skip "the sanitizer build is checked by ASan instead"
+	clone_mini_kernel linux
+	cd linux || return 1
+}
+
+vg() {
+	valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect \
+		--errors-for-leak-kinds=definite,indirect --track-fds=no "$KHSEND" "$@"
+}
+
+@test "check, policy, explain and scan run clean under valgrind" {
+	make_commit kernel/sched/topology.c 's/topology borken/topology broken/' 'sched/topology: fix a typo'
+	make_commit kernel/exit.c '/Aiee, killing/d' 'exit: drop a panic'
+	git mv kernel/acct.c kernel/acct2.c && git commit -qm 'rename'
+	git format-patch -q --stdout --cover-letter -3 > series.mbox
+	run -1 vg check series.mbox
+	assert_output --partial 'sched-topology-borken'
+	run -1 vg check --format=json master~3..master
+	assert_output --partial '"blocked": true'
+	run -0 vg check master~1..master
+	run -2 vg check no-such-file
+	printf 'version: 1\nentries:\n  - id: A\n    regex: "a("\n' > bad.yaml
+	run -2 vg policy check bad.yaml
+	assert_output --partial 'bad.yaml:3:9:'
+	run -0 vg policy list --format=json
+	run -0 vg explain rcu-rtfp-title
+	run -1 vg scan --stale .
+	run -0 vg scan --policy "$ROOT/policy.yaml" kernel
+}
