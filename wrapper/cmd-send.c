@@ -344,11 +344,19 @@ editor_identities(git_repository *repo, const struct sendemail_args *se, struct 
 		git_error_clear();
 		return;
 	}
-	if (!git_config_iterator_glob_new(&it, cfg, "^sendemail\\..*\\.editor$")) {
+	/* Every sendemail.<id>.editor (no regex iterator: libgit2's pcre2 one leaks). */
+	if (!git_config_iterator_new(&it, cfg)) {
 		while (!git_config_next(&e, it)) {
-			const char *sub = e->name + strlen("sendemail.");
-			char *id = xstrndup(sub, strlen(sub) - strlen(".editor"));
+			const char *sub;
+			size_t len;
+			char *id;
 
+			if (!skip_prefix(e->name, "sendemail.", &sub) || !ends_with(sub, ".editor"))
+				continue;
+			len = strlen(sub) - strlen(".editor");
+			if (!len)
+				continue;
+			id = xstrndup(sub, len);
 			if (!strvec_contains(ids, id))
 				strvec_push(ids, id);
 			free(id);
