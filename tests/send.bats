@@ -259,6 +259,24 @@ EOF
 	assert_output --partial "your edit was checked again"
 }
 
+@test "an identity's own sendemail.<id>.editor is wrapped too" {
+	make_topology_commit
+	khs=$(make_sendmail khsend)
+	git config sendemail.work.editor "$BATS_TEST_TMPDIR/fixer"
+	git config sendemail.work.annotate true
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" --identity work -1
+	assert_failure 1
+	assert_output --partial "block: sched-topology-borken"
+	git config sendemail.identity work
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" -1
+	assert_failure 1
+	[ "$(sent_count khsend)" -eq 0 ]
+	# --no-identity: neither the identity's editor nor its annotate setting.
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" --no-identity -1
+	assert_success
+	[ "$(sent_count khsend)" -eq 1 ]
+}
+
 @test "an edit that changes the lines a patch removes or keeps is refused" {
 	make_topology_commit
 	khs=$(make_sendmail khsend)

@@ -324,63 +324,31 @@ pass_through(const struct strvec *args)
 	return run_send_email(&cp);
 }
 
-/* Every identity an editor could be configured for: send-email reads sendemail.<id>.editor first. */
+/*
+ * The identity git send-email will use: --identity, else sendemail.identity
+ * (asked of git itself, so "git -c" counts); --no-identity: none.  Its
+ * sendemail.<id>.editor would win over sendemail.editor.
+ */
 static void
-editor_identities(git_repository *repo, const struct sendemail_args *se, struct strvec *ids)
+effective_identity(const struct sendemail_args *se, struct strvec *out)
 {
-	git_config *cfg = NULL;
-	git_config_iterator *it = NULL;
-	git_config_entry *e;
-	char *configured = NULL;
-
-	if (se->identity)
-		strvec_push(ids, se->identity);
-	if (repo_config_get_string(repo, "sendemail.identity", &configured)) {
-		if (!strvec_contains(ids, configured))
-			strvec_push(ids, configured);
-		free(configured);
-	}
-	if ((repo ? git_repository_config(&cfg, repo) : git_config_open_default(&cfg)) < 0) {
-		git_error_clear();
-		return;
-	}
-	/* Every sendemail.<id>.editor (no regex iterator: libgit2's pcre2 one leaks). */
-	if (!git_config_iterator_new(&it, cfg)) {
-		while (!git_config_next(&e, it)) {
-			const char *sub;
-			size_t len;
-			char *id;
-
-			if (!skip_prefix(e->name, "sendemail.", &sub) || !ends_with(sub, ".editor"))
-				continue;
-			len = strlen(sub) - strlen(".editor");
-			if (!len)
-				continue;
-			id = xstrndup(sub, len);
-			if (!strvec_contains(ids, id))
-				strvec_push(ids, id);
-			free(id);
-		}
-		git_config_iterator_free(it);
-	}
-	git_error_clear();
-	git_config_free(cfg);
-}
-
-/* The identity git send-email will use: --identity, else sendemail.identity; --no-identity: none. */
-static void
-effective_identity(git_repository *repo, const struct sendemail_args *se, struct strvec *out)
-{
-	char *configured = NULL;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf sb = STRBUF_INIT;
 
 	if (se->no_identity)
 		return;
 	if (se->identity) {
 		strvec_push(out, se->identity);
-	} else if (repo_config_get_string(repo, "sendemail.identity", &configured)) {
-		strvec_push(out, configured);
-		free(configured);
+		return;
 	}
+	strvec_pushl(&cp.args, "git", "config", "--get", "sendemail.identity", NULL);
+	cp.no_stderr = 1;
+	if (!capture_command(&cp, &sb)) {
+		strbuf_strip_eol(&sb);
+		if (sb.len)
+			strvec_push(out, sb.buf);
+	}
+	strbuf_release(&sb);
 }
 
 static void
@@ -398,7 +366,7 @@ int
 cmd_send(int argc, const char **argv)
 {
 	struct khsend_options ko = KHSEND_OPTIONS_INIT;
-	struct strvec args = STRVEC_INIT, files = STRVEC_INIT, revs = STRVEC_INIT, ids = STRVEC_INIT;
+	struct strvec args = STRVEC_INIT, files = STRVEC_INIT, revs = STRVEC_INIT;
 	struct sendemail_args se = SENDEMAIL_ARGS_INIT;
 	struct series_options sopts = { NULL, -1, NULL };
 	struct send_state st = SEND_STATE_INIT;
@@ -483,13 +451,12 @@ cmd_send(int argc, const char **argv)
 		die_errno("cannot create '%s'", st.dir);
 	absolute_paths(&ko.policies, &st.policies);
 	strvec_pushv(&st.allow, ko.allow.v);
-	effective_identity(ctx.repo, &se, &st.identity);
+	effective_identity(&se, &st.identity);
 
 	config_env_init(&cfg, &cp.env, &st.restore_env);
 	config_env_add(&cfg, "sendemail.editor", EDITOR_COMMAND);
-	editor_identities(ctx.repo, &se, &ids);
-	for (size_t i = 0; i < ids.nr; i++) {
-		char *key = xstrfmt("sendemail.%s.editor", ids.v[i]);
+	if (st.identity.nr) {
+		char *key = xstrfmt("sendemail.%s.editor", st.identity.v[0]);
 
 		config_env_add(&cfg, key, EDITOR_COMMAND);
 		free(key);
@@ -536,7 +503,6 @@ out_early:
 	strvec_clear(&args);
 	strvec_clear(&files);
 	strvec_clear(&revs);
-	strvec_clear(&ids);
 	return ret;
 }
 
