@@ -407,35 +407,6 @@ list_preview(const char *dir, struct strvec *files)
 	return 0;
 }
 
-static void
-write_list(const char *path, const struct strvec *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t i = 0; i < v->nr; i++) {
-		strbuf_addstr(&sb, v->v[i]);
-		strbuf_addch(&sb, '\0');
-	}
-	if (write_file_buf(path, sb.buf, sb.len))
-		die("cannot write khsend's state for b4");
-	strbuf_release(&sb);
-}
-
-static int
-read_list(const char *path, struct strvec *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (strbuf_read_file(&sb, path, 0) < 0) {
-		strbuf_release(&sb);
-		return -1;
-	}
-	for (size_t i = 0; i < sb.len; i += strlen(sb.buf + i) + 1)
-		strvec_push(v, sb.buf + i);
-	strbuf_release(&sb);
-	return 0;
-}
-
 static int
 run_b4(const struct strvec *args, const struct strvec *env, int quiet, struct strbuf *log)
 {
@@ -605,13 +576,16 @@ cmd_b4(int argc, const char **argv)
 		}
 		free(keys);
 		keys = xstrfmt("%s/transport", state);
-		write_list(keys, &transport);
+		if (write_list_file(keys, &transport))
+			die("cannot write khsend's state for b4");
 		free(keys);
 		keys = xstrfmt("%s/policies", state);
-		write_list(keys, &pol);
+		if (write_list_file(keys, &pol))
+			die("cannot write khsend's state for b4");
 		free(keys);
 		keys = xstrfmt("%s/allow", state);
-		write_list(keys, &a.allow);
+		if (write_list_file(keys, &a.allow))
+			die("cannot write khsend's state for b4");
 		free(keys);
 		free(spool);
 		strvec_clear(&pol);
@@ -683,7 +657,7 @@ relay(const struct strvec *transport, const char *msgfile, const char *argsfile)
 	struct strvec tail = STRVEC_INIT;
 	int rc;
 
-	if (strbuf_read_file(&msg, msgfile, MAX_MESSAGE_BYTES) < 0 || read_list(argsfile, &tail)) {
+	if (strbuf_read_file(&msg, msgfile, MAX_MESSAGE_BYTES) < 0 || read_list_file(argsfile, &tail)) {
 		strbuf_release(&msg);
 		return error_errno("cannot read '%s'", msgfile);
 	}
@@ -756,7 +730,8 @@ transport_main(int argc, const char **argv)
 		die("cannot hold the message");
 	free(path);
 	path = xstrfmt("%s/%04ld.args", spool, k);
-	write_list(path, &tail);
+	if (write_list_file(path, &tail))
+		die("cannot write khsend's state for b4");
 	free(path);
 	if (k < n) {
 		ret = EXIT_CLEAN;	/* held until the last one */
@@ -771,7 +746,7 @@ transport_main(int argc, const char **argv)
 		char *f = xstrfmt("%s/transport", state), *p = xstrfmt("%s/policies", state);
 		char *al = xstrfmt("%s/allow", state);
 
-		if (read_list(f, &transport) || read_list(p, &policies) || read_list(al, &allow))
+		if (read_list_file(f, &transport) || read_list_file(p, &policies) || read_list_file(al, &allow))
 			die_errno("cannot read khsend's state in '%s'", state);
 		free(f);
 		free(p);

@@ -396,6 +396,18 @@ advise_stopped_am(git_repository *repo)
 	free(mail);
 }
 
+/* git am goes on, or stops with the way out. */
+static int
+am_verdict(git_repository *repo, const struct detector *d, int check_failed)
+{
+	if (check_failed)
+		return EXIT_ERROR;
+	if (!detector_blocked(d))
+		return EXIT_CLEAN;
+	advise_stopped_am(repo);
+	return EXIT_FINDING;
+}
+
 static int
 hook_applypatch_msg(int argc, const char **argv)
 {
@@ -420,14 +432,7 @@ hook_applypatch_msg(int argc, const char **argv)
 	} else {
 		die("cannot find the patch git am is applying (no %s)", patch);
 	}
-	if (check_and_report(&ctx, &o, &d, REPORT_APPLY, 0)) {
-		ret = EXIT_ERROR;
-	} else if (detector_blocked(&d)) {
-		advise_stopped_am(ctx.repo);
-		ret = EXIT_FINDING;
-	} else {
-		ret = EXIT_CLEAN;
-	}
+	ret = am_verdict(ctx.repo, &d, check_and_report(&ctx, &o, &d, REPORT_APPLY, 0));
 	free(mail);
 	free(patch);
 	free(subject);
@@ -451,14 +456,7 @@ hook_pre_applypatch(int argc, const char **argv)
 		die("git am runs this hook in a repository, and there is none here");
 	msg = xstrfmt("%srebase-apply/final-commit", git_repository_path(ctx.repo));
 	subject = subject_of(msg);
-	if (check_staged(&ctx, subject, &d, REPORT_APPLY, 1)) {
-		ret = EXIT_ERROR;
-	} else if (detector_blocked(&d)) {
-		advise_stopped_am(ctx.repo);
-		ret = EXIT_FINDING;
-	} else {
-		ret = EXIT_CLEAN;
-	}
+	ret = am_verdict(ctx.repo, &d, check_staged(&ctx, subject, &d, REPORT_APPLY, 1));
 	free(msg);
 	free(subject);
 	detector_release(&d);

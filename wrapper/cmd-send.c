@@ -143,35 +143,6 @@ khsend_self_path(void)
 
 /* ---- the state the editor wrapper reads: what was checked, and how ---- */
 
-static void
-write_list(const char *path, const struct strvec *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	for (size_t i = 0; i < v->nr; i++) {
-		strbuf_addstr(&sb, v->v[i]);
-		strbuf_addch(&sb, '\0');
-	}
-	if (write_file_buf(path, sb.buf, sb.len))
-		die("cannot write khsend's state for git send-email's editor");
-	strbuf_release(&sb);
-}
-
-static int
-read_list(const char *path, struct strvec *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (strbuf_read_file(&sb, path, 0) < 0) {
-		strbuf_release(&sb);
-		return -1;
-	}
-	for (size_t i = 0; i < sb.len; i += strlen(sb.buf + i) + 1)
-		strvec_push(v, sb.buf + i);
-	strbuf_release(&sb);
-	return 0;
-}
-
 struct send_state {
 	char *dir;
 	struct strvec files, names;	/* the series, as handed to git send-email */
@@ -194,7 +165,8 @@ state_write_list(const struct send_state *st, const char *name, const struct str
 {
 	char *p = state_path(st, name);
 
-	write_list(p, v);
+	if (write_list_file(p, v))
+		die("cannot write khsend's state for git send-email's editor");
 	free(p);
 }
 
@@ -202,7 +174,7 @@ static int
 state_read_list(const struct send_state *st, const char *name, struct strvec *v)
 {
 	char *p = state_path(st, name);
-	int ret = read_list(p, v);
+	int ret = read_list_file(p, v);
 
 	free(p);
 	return ret;
