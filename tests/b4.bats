@@ -80,7 +80,7 @@ b4_normalized() {
 	assert_output --partial 'nothing was sent'
 	[ "$(sent_count transport)" -eq 0 ]
 	[ "$before" = "$(user_state .)" ]
-	! git tag | grep -q '^sent/'
+	[ -z "$(git tag -l 'sent/*')" ]
 }
 
 @test "a message b4 makes that khsend did not check is refused, and nothing leaves" {
@@ -124,7 +124,7 @@ EOF
 	run bash -c 'echo | khsend b4 --no-boot --no-sign --to list@example.org'
 	assert_failure 2
 	assert_output --partial "sendemail.smtpserver is not set"
-	! git tag | grep -q '^sent/'
+	[ -z "$(git tag -l 'sent/*')" ]
 }
 
 @test "a dry run checks and writes nothing anywhere" {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
 # khsend as git send-email: real git send-email 2.39 to a t9001-style fake sendmail.
+# shellcheck disable=SC2154 # $stderr is set by bats' run --separate-stderr
 
 load test_helper
 
@@ -84,7 +85,7 @@ make_outgoing() {
 	# And on random command lines.
 	vocab=(--to --to=x x --cc -v 2 -v2 -- - --no-thread --th --no-t --smtp-pass --smtp-debug 1 foo
 	       --batch-size +to --id -h -d --d --dry --an --noan --compose --con --format-patch HEAD~2
-	       --cover-letter --s --sub --smtp-s --Dry-Run -to -dry=1 --to= --quiet "a b" -my =x --=x)
+	       --cover-letter --s --sub --smtp-s --Dry-Run -to -dry=1 --to= --quiet "a b" -my "=x" "--=x")
 	RANDOM=42
 	for _ in $(seq 150); do
 		words=()
