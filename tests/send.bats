@@ -27,11 +27,13 @@ make_outgoing() {
 	plain=$(make_sendmail plain)
 	khs=$(make_sendmail khsend)
 	git send-email "${SEND[@]}" --smtp-server="$plain" "$BATS_TEST_TMPDIR/outgoing"
+	before=$(user_state . "$BATS_TEST_TMPDIR"/outgoing/*)
 	run --separate-stderr khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/outgoing"
 	assert_success
 	[ "$(sent_count khsend)" -eq 4 ]
 	assert_same_delivery khsend plain
 	[[ "$stderr" == *"4 messages checked, no protected string is changed"* ]]
+	[ "$before" = "$(user_state . "$BATS_TEST_TMPDIR"/outgoing/*)" ]
 }
 
 @test "revisions go through git format-patch as git send-email runs it" {
@@ -51,7 +53,9 @@ make_outgoing() {
 	args=(--to list@example.org --cc=cc@example.org --in-reply-to '<earlier@example.org>' --confirm=never
 	      -v2 --subject-prefix RFC --no-validate "-my fix.patch" HEAD~3..HEAD~1)
 	git send-email "${args[@]}" --smtp-server="$plain"
+	before=$(user_state . "-my fix.patch")
 	khsend "${args[@]}" --no-boot --smtp-server="$khs"
+	[ "$before" = "$(user_state . "-my fix.patch")" ]
 	[ "$(sent_count khsend)" -eq 3 ]
 	assert_same_delivery khsend plain
 	grep -q '^Subject: \[RFC v2 1/2\] kprobes' "$BATS_TEST_TMPDIR/khsend/msgtxt2"
@@ -294,9 +298,11 @@ EOF
 	make_topology_commit
 	khs=$(make_sendmail khsend)
 	export GIT_SEND_EMAIL_NOTTY=1
+	before=$(user_state .)
 	GIT_EDITOR=$BATS_TEST_TMPDIR/fixer run bash -c 'printf "e\ny\n" | "$@"' _ khsend --no-boot \
 		--to=list@example.org --confirm=always --no-validate --smtp-server="$khs" -1
 	assert_failure 1
+	[ "$before" = "$(user_state .)" ]
 	assert_output --partial "block: sched-topology-borken"
 	[ "$(sent_count khsend)" -eq 0 ]
 }
@@ -322,7 +328,7 @@ EOF
 
 @test "--dry-run checks, then prints git send-email's dry run and sends nothing" {
 	khs=$(make_sendmail khsend)
-	run --separate-stderr khsend --no-boot "${SEND[@]}" --smtp-server="$khs" --dry-run -3
+	run --separate-stderr khsend send --no-boot "${SEND[@]}" --smtp-server="$khs" --dry-run -3
 	assert_success
 	[ "$(sent_count khsend)" -eq 0 ]
 	[[ "$stderr" == *"3 messages checked"* ]]

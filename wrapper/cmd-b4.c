@@ -640,10 +640,15 @@ out_early:
 static int
 refuse(const char *state, const char *fmt, const char *arg)
 {
-	char *p = xstrfmt("%s/refused", state);
+	char *p = xstrfmt("%s/refused", state), *spool = xstrfmt("%s/spool", state);
+	int relayed = count_files(spool, ".relayed");
 
 	error(fmt, arg);
-	note("nothing was sent: khsend holds every message until the whole series has come");
+	if (relayed)
+		note("the %d checked messages before it were delivered; this one was not", relayed);
+	else
+		note("nothing was sent: khsend holds every message until the whole series has come");
+	free(spool);
 	write_file_buf(p, "", 0);
 	free(p);
 	return EXIT_FINDING;
