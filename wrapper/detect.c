@@ -302,7 +302,8 @@ detector_finish(struct detector *d)
 			f->added = occ[i].partner ? xstrdup(occ[i].partner) : NULL;
 		}
 	}
-	qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
+	if (d->nr)	/* qsort() may not be given NULL, even for no elements */
+		qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
 }
 
 int
