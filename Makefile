@@ -48,12 +48,14 @@ SRCS := \
 	wrapper/khsend.c \
 	wrapper/cmd-check.c \
 	wrapper/cmd-policy.c \
+	wrapper/cmd-reply.c \
 	wrapper/cmd-scan.c \
 	wrapper/color.c \
 	wrapper/detect.c \
 	wrapper/gitutil.c \
 	wrapper/glob.c \
 	wrapper/json.c \
+	wrapper/mail.c \
 	wrapper/parse-options.c \
 	wrapper/path.c \
 	wrapper/policy.c \

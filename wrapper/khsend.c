@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
 	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
+	{ "reply", cmd_reply, "draft a kind reply to a received patch that changes a protected string" },
 	{ NULL, NULL, NULL },
 };
 
