@@ -325,6 +325,16 @@ mini_patch() {
 	assert_success
 	assert_line 'From: P. Maintainer <pm@example.net>'
 	assert_line --index $((${#lines[@]} - 1)) 'P. Maintainer'
+	git config --global sendemail.from 'Jörg <pm@example.net>'
+	run "$KHSEND" reply "$EXAMPLE"
+	assert_line 'From: =?UTF-8?q?J=C3=B6rg?= <pm@example.net>'
+	# A line break in one's own name cannot add header lines.
+	git config --global --unset sendemail.from
+	git config --global user.name "$(printf 'Peter\nBcc: x@example.net')"
+	run --separate-stderr "$KHSEND" reply "$EXAMPLE"
+	assert_failure 2
+	[ -z "$output" ]
+	[[ $stderr == *'holds a line break'* ]]
 }
 
 @test "nobody to reply as: exit 2 and say how to set it" {

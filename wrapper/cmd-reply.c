@@ -122,6 +122,13 @@ replier_init(struct replier *r, git_repository *repo)
 			free(from);
 			return -1;
 		}
+		if (mail_has_8bit(from)) {
+			struct strbuf sb = STRBUF_INIT;
+
+			mail_add_address(&sb, r->name, r->address);
+			free(from);
+			from = strbuf_detach(&sb, NULL);
+		}
 		r->from = from;
 	} else {
 		struct strbuf sb = STRBUF_INIT;
@@ -146,6 +153,8 @@ replier_init(struct replier *r, git_repository *repo)
 		r->address = mail_address_spec(address);
 		free(address);
 	}
+	if (strpbrk(r->from, "\r\n"))
+		return error("your name or address holds a line break, which would end the From: line");
 	if (!*r->name) {
 		free(r->name);
 		r->name = xstrdup(r->address);
