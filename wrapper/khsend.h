@@ -27,6 +27,7 @@ void ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow);
 
 int cmd_check(int argc, const char **argv);
 int cmd_policy(int argc, const char **argv);
+int cmd_reply(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_scan(int argc, const char **argv);
 
