@@ -1,7 +1,7 @@
 # khsend — check a kernel patch series for "fixed" jokes before sending it.
 #
 # The following variables may be overridden on the command line:
-#   make PREFIX=/usr DESTDIR=/tmp/pkg install
+#   make PREFIX=/usr DESTDIR=/tmp/pkg install   # and the same for uninstall
 #   make check SAN=1        # AddressSanitizer + UBSan build, then the suite
 #   make DEVELOPER=0        # without -Werror
 PREFIX ?= /usr/local
@@ -51,6 +51,7 @@ SRCS := \
 	wrapper/cmd-check.c \
 	wrapper/cmd-hook.c \
 	wrapper/cmd-policy.c \
+	wrapper/cmd-reply.c \
 	wrapper/cmd-scan.c \
 	wrapper/cmd-send.c \
 	wrapper/color.c \
@@ -58,6 +59,7 @@ SRCS := \
 	wrapper/gitutil.c \
 	wrapper/glob.c \
 	wrapper/json.c \
+	wrapper/mail.c \
 	wrapper/outgoing.c \
 	wrapper/parse-options.c \
 	wrapper/path.c \
@@ -73,10 +75,19 @@ SRCS := \
 	wrapper/usage.c
 
 OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/embedded-policy.o $(OUT)/embedded-hooks.o
-HOOKS := hooks/sendemail-validate hooks/applypatch-msg hooks/pre-applypatch hooks/pre-commit
 PROG := $(OUT)/khsend
 
-all: $(PROG)
+# What make install puts where, and make uninstall takes away again.
+MANPAGES := doc/khsend.1 doc/khsend-policy.5
+COMPLETION := completion/khsend.bash
+HOOKS := $(wildcard hooks/*)
+# More files for $(DATADIR) (beside policy.yaml) and for $(LIBEXECDIR); khsend boot adds its own.
+DATA_FILES :=
+LIBEXEC_FILES :=
+# The man pages name the installed paths, not the defaults they are written with.
+MAN_OUT := $(MANPAGES:doc/%=$(OUT)/man/%)
+
+all: $(PROG) $(MAN_OUT)
 
 $(PROG): $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LDLIBS)
@@ -118,6 +129,46 @@ build-fuzz:
 
 -include $(FUZZ_OBJS:.o=.d)
 
+# DATADIR and LIBEXECDIR are compiled in: "make" then "make PREFIX=/usr install"
+# must rebuild, or the installed binary would look for its policy in the wrong place.
+$(OUT)/paths.stamp: FORCE | $(OUT)
+	@echo '$(DATADIR) $(LIBEXECDIR)' | cmp -s - $@ || echo '$(DATADIR) $(LIBEXECDIR)' > $@
+$(OBJS): $(OUT)/paths.stamp
+
+$(OUT)/man/%: doc/% $(OUT)/paths.stamp
+	@mkdir -p $(@D)
+	sed -e 's|/usr/local/share/khsend|$(DATADIR)|g' -e 's|/usr/local/lib/khsend|$(LIBEXECDIR)|g' \
+		-e 's|PREFIX=/usr/local|PREFIX=$(PREFIX)|g' $< > $@
+
+install: all
+	$(INSTALL) -d -m 755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(MANDIR)/man1" \
+		"$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHCOMPDIR)"
+	$(INSTALL) -m 755 $(PROG) "$(DESTDIR)$(BINDIR)/khsend"
+	$(INSTALL) -m 644 policy.yaml $(DATA_FILES) "$(DESTDIR)$(DATADIR)/"
+ifneq ($(HOOKS),)
+	$(INSTALL) -d -m 755 "$(DESTDIR)$(DATADIR)/hooks"
+	$(INSTALL) -m 755 $(HOOKS) "$(DESTDIR)$(DATADIR)/hooks/"
+endif
+ifneq ($(LIBEXEC_FILES),)
+	$(INSTALL) -d -m 755 "$(DESTDIR)$(LIBEXECDIR)"
+	$(INSTALL) -m 755 $(LIBEXEC_FILES) "$(DESTDIR)$(LIBEXECDIR)/"
+endif
+	$(INSTALL) -m 644 $(OUT)/man/khsend.1 "$(DESTDIR)$(MANDIR)/man1/khsend.1"
+	$(INSTALL) -m 644 $(OUT)/man/khsend-policy.5 "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5"
+	$(INSTALL) -m 644 $(COMPLETION) "$(DESTDIR)$(BASHCOMPDIR)/khsend"
+
+# The mirror of install: the same files, then the directories that are khsend's own.
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/khsend" \
+		$(foreach f,policy.yaml $(DATA_FILES),"$(DESTDIR)$(DATADIR)/$(notdir $(f))") \
+		$(foreach f,$(HOOKS),"$(DESTDIR)$(DATADIR)/hooks/$(notdir $(f))") \
+		$(foreach f,$(LIBEXEC_FILES),"$(DESTDIR)$(LIBEXECDIR)/$(notdir $(f))") \
+		"$(DESTDIR)$(MANDIR)/man1/khsend.1" "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5" \
+		"$(DESTDIR)$(BASHCOMPDIR)/khsend"
+	for d in "$(DESTDIR)$(DATADIR)/hooks" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(LIBEXECDIR)"; do \
+		if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || echo "not removed, not empty: $$d"; fi; \
+	done
+
 # The suite runs against $(PROG); KHSEND_SAN tells it a sanitizer build is under test.
 check: $(PROG)
 	KHSEND=$(abspath $(PROG)) KHSEND_SAN=$(SAN) $(BATS) $(if $(CI),--tap) tests
@@ -130,7 +181,7 @@ ci:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check ci clean fuzz
+.PHONY: all check ci clean fuzz install uninstall FORCE
 
 # Benchmarks are not part of the suite: speed goals live here, not in timed tests.
 bench: $(PROG) bench-send

@@ -422,7 +422,17 @@ EOF
 	run khsend --no-boot --to=list@example.org --confirm=never --no-validate \
 		--smtp-server="$BATS_TEST_TMPDIR/failing.sendmail" -1
 	[ "$status" -eq "$want" ] || fail "khsend exited $status, git send-email $want: $output"
+}
+
+@test "-h shows khsend's own options" {
 	run khsend --no-boot -h
-	assert_failure 1
-	assert_output --partial "git send-email' [<options>] <file|directory>"
+	assert_success
+	assert_line --index 0 --partial "usage: khsend send [--policy <file>]..."
+	assert_output --partial "see 'git send-email -h'"
+	run khsend --to x -h
+	assert_success
+	assert_output --partial "--allow <id>"
+	run khsend b4 -h
+	assert_success
+	assert_output --partial "usage: khsend b4"
 }

@@ -81,6 +81,7 @@ struct b4_args {
 	int dry_run;		/* -d/--dry-run or -o/--output-dir: b4 sends nothing */
 	int no_sign;
 	int web_auth;
+	int help;
 };
 
 static void
@@ -108,6 +109,8 @@ parse_b4_args(int argc, const char **argv, struct b4_args *a)
 			continue;
 		if (!strcmp(arg, "-d") || starts_with(arg, "-o"))
 			a->dry_run = 1;
+		if (!strcmp(arg, "-h"))
+			a->help = 1;
 		opt = b4_long_option(arg);
 		if (!opt)
 			continue;
@@ -117,6 +120,8 @@ parse_b4_args(int argc, const char **argv, struct b4_args *a)
 			a->no_sign = 1;
 		else if (!strcmp(opt, "--web-auth-new") || !strcmp(opt, "--web-auth-verify"))
 			a->web_auth = 1;
+		else if (!strcmp(opt, "--help"))
+			a->help = 1;
 	}
 }
 
@@ -448,7 +453,7 @@ count_files(const char *dir, const char *suffix)
 int
 cmd_b4(int argc, const char **argv)
 {
-	struct b4_args a = { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, -1, 0, 0, 0 };
+	struct b4_args a = { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, -1, 0, 0, 0, 0 };
 	struct strvec preview_args = STRVEC_INIT, env = STRVEC_INIT, undo = STRVEC_INIT;
 	struct strvec files = STRVEC_INIT, transport = STRVEC_INIT;
 	struct strbuf log = STRBUF_INIT, sb = STRBUF_INIT;
@@ -460,6 +465,15 @@ cmd_b4(int argc, const char **argv)
 	int signing, rc, ret = EXIT_ERROR;
 
 	parse_b4_args(argc, argv, &a);
+	if (a.help) {
+		printf("usage: khsend b4 [--policy <file>]... [--allow <id>]... [--[no-]boot] [b4 send options]\n\n"
+		       "    --policy <file>           use exactly these policy files, in order\n"
+		       "    --allow <id>              send a change to this (allow-override) entry, with a note\n"
+		       "    --[no-]boot               boot the series in QEMU before sending (khsend.boot)\n\n"
+		       "The other options go to b4 send: see 'b4 send -h'.\n");
+		ret = EXIT_CLEAN;
+		goto out_early;
+	}
 	if (a.web_auth) {
 		/* Authenticating with the web endpoint sends no patches. */
 		ret = run_b4(&a.rest, &env, 0, NULL);

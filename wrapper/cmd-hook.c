@@ -474,7 +474,7 @@ hook_pre_commit(int argc, const char **argv)
 
 	program_name = "khsend (pre-commit)";
 	ctx_init(&ctx, NULL);
-	if (repo_config_get_string(ctx.repo, "khsend.precommit", &mode)) {
+	if (repo_config_get_string(ctx.repo, "khsend.preCommit", &mode)) {
 		if (!strcmp(mode, "block"))
 			block = 1;
 		else if (strcmp(mode, "warn"))

@@ -11,7 +11,7 @@
 
 static const char *const policy_usage[] = {
 	"khsend policy check [<file>...]",
-	"khsend policy list [--policy <file>]... [--format=text|json]",
+	"khsend policy list [--policy <file>]... [--format=text|json | --ids]",
 	NULL,
 };
 
@@ -91,21 +91,30 @@ static int
 policy_list(int argc, const char **argv)
 {
 	struct strvec policies = STRVEC_INIT;
-	const char *format = "text";
+	const char *format = NULL;
 	struct khsend_ctx ctx;
+	int ids = 0;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
 		OPT_STRING(0, "format", &format, "text|json", "output format (default: text)"),
+		OPT_BOOL(0, "ids", &ids, "print only the ids, one a line (for scripts and completion)"),
 		OPT_END(),
 	};
 
 	argc = parse_options(argc, argv, options, policy_usage, 0);
 	if (argc > 1)
 		usage_msg_opt(policy_usage, options, "'policy list' takes no arguments");
+	if (ids == 1 && format)
+		usage_msg_opt(policy_usage, options, "--ids and --format cannot be combined");
+	if (!format)
+		format = "text";
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		usage_msg_opt(policy_usage, options, "--format=%s: expected text or json", format);
 	ctx_init(&ctx, &policies);
-	if (!strcmp(format, "json")) {
+	if (ids == 1) {
+		for (size_t i = 0; i < ctx.policy.nr; i++)
+			printf("%s\n", ctx.policy.v[i]->id);
+	} else if (!strcmp(format, "json")) {
 		list_json(&ctx.policy);
 	} else {
 		for (size_t i = 0; i < ctx.policy.nr; i++) {

@@ -353,7 +353,19 @@ cmd_send(int argc, const char **argv)
 
 	take_khsend_options(argc, argv, &ko, &args);
 	sendemail_args_parse(&se, args.v, args.nr);
-	if (se.help || se.dump_aliases || se.completion_helper) {
+	if (se.help) {
+		/* git send-email's own -h exits 1, and its options are its to document. */
+		printf("usage: khsend send [--policy <file>]... [--allow <id>]... [--[no-]boot]\n"
+		       "              [git send-email options] <files|directories|mbox|revisions>...\n"
+		       "   or: khsend [the same]   (\"send\" may be left out)\n\n"
+		       "    --policy <file>           use exactly these policy files, in order\n"
+		       "    --allow <id>              send a change to this (allow-override) entry, with a note\n"
+		       "    --[no-]boot               boot the series in QEMU before sending (khsend.boot)\n\n"
+		       "Every git send-email option is handed on untouched: see 'git send-email -h'.\n");
+		ret = EXIT_CLEAN;
+		goto out_early;
+	}
+	if (se.dump_aliases || se.completion_helper) {
 		ret = pass_through(&args);
 		goto out_early;
 	}

@@ -426,7 +426,7 @@ detector_finish(struct detector *d)
 			f->added = occ[i].partner ? xstrdup(occ[i].partner) : NULL;
 		}
 	}
-	if (d->nr)
+	if (d->nr)	/* qsort() may not be given NULL, even for no elements */
 		qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
 }
 

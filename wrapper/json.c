@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-/* Length of a valid UTF-8 sequence at s, or 0. */
-static size_t
+size_t
 utf8_len(const unsigned char *s)
 {
 	if (s[0] < 0x80)

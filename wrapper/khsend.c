@@ -32,6 +32,7 @@ static const struct command commands[] = {
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
 	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
+	{ "reply", cmd_reply, "draft a kind reply to a received patch that changes a protected string" },
 	{ "install-hooks", cmd_install_hooks, "install khsend's git hooks in this repository" },
 	{ "hook", cmd_hook, NULL },
 	{ NULL, NULL, NULL },
@@ -97,7 +98,12 @@ print_help(FILE *fp)
 	for (const struct command *c = commands; c->name; c++)
 		if (c->help)
 			fprintf(fp, "   %-14s%s\n", c->name, c->help);
-	fprintf(fp, "\n'khsend <command> -h' shows a command's options; khsend(1) has the details.\n");
+	fprintf(fp, "\noptions:\n"
+		    "    --color[=<when>]          colour: auto (only on a terminal), always or never\n"
+		    "    --no-color                the same as --color=never\n"
+		    "    --version                 print the version of khsend\n"
+		    "    -h, --help                print this help\n"
+		    "\n'khsend <command> -h' shows a command's options; khsend(1) has the details.\n");
 }
 
 /* --color[=when] and --no-color are understood anywhere before "--". */
@@ -153,11 +159,7 @@ names_revisions(const char *arg)
 static int
 close_stdout(int ret)
 {
-	if (fflush(stdout) || ferror(stdout)) {
-		error_errno("cannot write to standard output");
-		return EXIT_ERROR;
-	}
-	return ret;
+	return flush_stdout() ? EXIT_ERROR : ret;
 }
 
 int

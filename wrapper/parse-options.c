@@ -121,7 +121,7 @@ parse_options(int argc, const char **argv, const struct option *options,
 
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
 			print_usage(stdout, usagestr, options);
-			exit(EXIT_CLEAN);
+			exit(flush_stdout() ? EXIT_ERROR : EXIT_CLEAN);
 		}
 		if (!strcmp(arg, "--")) {
 			if (flags & PARSE_OPT_KEEP_DASHDASH)

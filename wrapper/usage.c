@@ -114,6 +114,14 @@ note(const char *fmt, ...)
 	va_end(ap);
 }
 
+int
+flush_stdout(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		return error_errno("cannot write to standard output");
+	return 0;
+}
+
 void
 BUG_fl(const char *file, int line, const char *fmt, ...)
 {

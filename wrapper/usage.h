@@ -24,6 +24,9 @@ __attribute__((noreturn, format(printf, 3, 4)))
 void BUG_fl(const char *file, int line, const char *fmt, ...);
 #define BUG(...) BUG_fl(__FILE__, __LINE__, __VA_ARGS__)
 
+/* Flush stdout: 0, or -1 after "cannot write to standard output" (closed, full, ...). */
+int flush_stdout(void);
+
 /* Called by die() before exiting, e.g. to remove temporary directories. */
 void set_die_cleanup(void (*fn)(void));
 
