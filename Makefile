@@ -46,28 +46,35 @@ LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1)
 
 SRCS := \
 	wrapper/khsend.c \
+	wrapper/annotate.c \
+	wrapper/cmd-b4.c \
 	wrapper/cmd-check.c \
+	wrapper/cmd-hook.c \
 	wrapper/cmd-policy.c \
 	wrapper/cmd-reply.c \
 	wrapper/cmd-scan.c \
+	wrapper/cmd-send.c \
 	wrapper/color.c \
 	wrapper/detect.c \
 	wrapper/gitutil.c \
 	wrapper/glob.c \
 	wrapper/json.c \
 	wrapper/mail.c \
+	wrapper/outgoing.c \
 	wrapper/parse-options.c \
 	wrapper/path.c \
 	wrapper/policy.c \
 	wrapper/report.c \
 	wrapper/revisions.c \
 	wrapper/run-command.c \
+	wrapper/sendemail-options.c \
+	wrapper/sendemail-options-table.c \
 	wrapper/series.c \
 	wrapper/strbuf.c \
 	wrapper/strvec.c \
 	wrapper/usage.c
 
-OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/embedded-policy.o
+OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/embedded-policy.o $(OUT)/embedded-hooks.o
 PROG := $(OUT)/khsend
 
 # What make install puts where, and make uninstall takes away again.
@@ -90,6 +97,9 @@ $(OUT)/%.o: wrapper/%.c | $(OUT)
 
 $(OUT)/embedded-policy.o: wrapper/embedded-policy.S policy.yaml | $(OUT)
 	$(CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/embedded-policy.S
+
+$(OUT)/embedded-hooks.o: wrapper/embedded-hooks.S $(HOOKS) | $(OUT)
+	$(CC) -c -o $@ wrapper/embedded-hooks.S
 
 $(OUT):
 	mkdir -p $@
@@ -174,7 +184,11 @@ clean:
 .PHONY: all check ci clean fuzz install uninstall FORCE
 
 # Benchmarks are not part of the suite: speed goals live here, not in timed tests.
-bench: $(PROG)
+bench: $(PROG) bench-send
 	KHSEND=$(abspath $(PROG)) tests/bench/check.sh
 
-.PHONY: bench
+# khsend's added time over plain git send-email --dry-run, 30 patches (target <= 100 ms).
+bench-send: $(PROG)
+	KHSEND=$(abspath $(PROG)) tests/bench/send.sh
+
+.PHONY: bench bench-send

@@ -82,3 +82,55 @@ assert_file_changed() {
 	run git diff --quiet HEAD~1 -- "$1"
 	assert_failure
 }
+
+# A t9001-style fake sendmail in ./NAME/: each run records its argv
+# (commandlineN, one "!arg!" a line) and the message (msgtxtN).
+make_sendmail() {
+	mkdir -p "$BATS_TEST_TMPDIR/$1"
+	cat > "$BATS_TEST_TMPDIR/$1/fake.sendmail" <<'EOS'
+#!/bin/sh
+d=$(dirname "$0")
+n=1
+while [ -e "$d/msgtxt$n" ]; do n=$((n + 1)); done
+for a in "$@"; do echo "!$a!"; done > "$d/commandline$n"
+cat > "$d/msgtxt$n"
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/$1/fake.sendmail"
+	echo "$BATS_TEST_TMPDIR/$1/fake.sendmail"
+}
+
+# How many messages a fake sendmail got.
+sent_count() {
+	find "$BATS_TEST_TMPDIR/$1" -name 'msgtxt*' | wc -l
+}
+
+# A message with the values git send-email generates (ids and dates) taken out.
+normalized() {
+	sed -E -e 's/^(Message-Id|Date|In-Reply-To|References): .*/\1: <normalized>/' \
+		-e 's/^ <[^>]*@[^>]*>$/ <normalized>/' "$1"
+}
+
+# Fail unless two fake sendmails got the same messages (normalized) with the same argv.
+assert_same_delivery() {
+	local a=$1 b=$2 n
+	n=$(sent_count "$a")
+	[ "$n" -gt 0 ] || fail "nothing was delivered to $a"
+	[ "$n" -eq "$(sent_count "$b")" ] || fail "$a got $n messages, $b $(sent_count "$b")"
+	for i in $(seq "$n"); do
+		diff -u <(normalized "$BATS_TEST_TMPDIR/$b/msgtxt$i") <(normalized "$BATS_TEST_TMPDIR/$a/msgtxt$i") ||
+			fail "message $i differs"
+		cmp "$BATS_TEST_TMPDIR/$a/commandline$i" "$BATS_TEST_TMPDIR/$b/commandline$i" ||
+			fail "the argv of message $i differs"
+	done
+}
+
+# Everything of the user's that khsend must not touch: HEAD, branch, index bytes, tree, given files.
+user_state() {
+	local repo=$1
+	shift
+	git -C "$repo" rev-parse HEAD
+	git -C "$repo" symbolic-ref -q HEAD || echo detached
+	sha1sum < "$repo/.git/index"
+	(cd "$repo" && find . -path ./.git -prune -o -type f -print0 | sort -z | xargs -0 sha1sum)
+	for f in "$@"; do sha1sum < "$f"; ls -l --time-style=+%s "$f" | cut -d' ' -f1,5-6; done
+}

@@ -35,3 +35,21 @@ vg() {
 	run -1 vg scan --stale .
 	run -0 vg scan --policy "$ROOT/policy.yaml" kernel
 }
+
+@test "send (clean, annotated, blocked), install-hooks and the hooks run clean under valgrind" {
+	make_commit kernel/kprobes.c 's/immmediately/immediately/' 'kprobes: fix a typo in a comment'
+	make_commit kernel/sched/core.c 's/here be dragons\./here are dragons./' 'sched/core: reword a comment'
+	sm=$(make_sendmail vg)
+	run -0 vg --no-boot --to=list@example.org --confirm=never --smtp-server="$sm" --cover-letter --force -2
+	[ "$(sent_count vg)" -eq 3 ]
+	grep -q '^Note from khsend' "$BATS_TEST_TMPDIR/vg/msgtxt3"
+	run -1 vg --no-boot --to=list@example.org --confirm=never --smtp-server="$sm" "$ROOT/tests/fixtures/borken.patch"
+	[ "$(sent_count vg)" -eq 3 ]
+	run -0 vg hook sendemail-args --to a -v 2 --policy p HEAD
+	run -0 vg install-hooks
+	run -1 vg hook sendemail-validate "$ROOT/tests/fixtures/borken.patch"
+	sed -i 's/arch topology borken/arch topology broken/' kernel/sched/topology.c
+	git add kernel/sched/topology.c
+	run -0 vg hook pre-commit
+	assert_output --partial 'sched-topology-borken'
+}

@@ -3,6 +3,7 @@
 #include "strbuf.h"
 #include "usage.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,4 +117,86 @@ repo_config_get_bool(git_repository *repo, const char *key, int *out)
 	}
 	git_config_free(cfg);
 	return ret;
+}
+
+void
+config_env_init(struct config_env *c, struct strvec *env, struct strvec *undo)
+{
+	const char *count = getenv("GIT_CONFIG_COUNT"), *params = getenv("GIT_CONFIG_PARAMETERS");
+
+	memset(c, 0, sizeof(*c));
+	c->env = env;
+	c->undo = undo;
+	strvec_init(&c->added);
+	if (count && *count) {
+		char *end;
+		unsigned long n;
+
+		errno = 0;
+		n = strtoul(count, &end, 10);
+		if (errno || *end || n > 100000)
+			die("GIT_CONFIG_COUNT is '%s', which is not a number of entries (git refuses it too)", count);
+		c->base = n;
+		strvec_pushf(undo, "GIT_CONFIG_COUNT=%s", count);
+	} else {
+		strvec_push(undo, "GIT_CONFIG_COUNT");
+	}
+	if (params) {
+		c->params = xstrdup(params);
+		strvec_pushf(undo, "GIT_CONFIG_PARAMETERS=%s", params);
+	}
+}
+
+/* git's sq_quote_buf(): '...' with ' and ! taken out of the quotes. */
+static void
+add_sq_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'' || *s == '!')
+			strbuf_addf(sb, "'\\%c'", *s);
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+void
+config_env_add(struct config_env *c, const char *key, const char *value)
+{
+	size_t n = c->base + c->nr++;
+
+	strvec_pushf(c->env, "GIT_CONFIG_KEY_%zu=%s", n, key);
+	strvec_pushf(c->env, "GIT_CONFIG_VALUE_%zu=%s", n, value);
+	strvec_pushf(c->undo, "GIT_CONFIG_KEY_%zu", n);
+	strvec_pushf(c->undo, "GIT_CONFIG_VALUE_%zu", n);
+	if (c->params) {
+		struct strbuf sb = STRBUF_INIT;
+
+		add_sq_quoted(&sb, key);
+		strbuf_addch(&sb, '=');
+		add_sq_quoted(&sb, value);
+		strvec_push_nodup(&c->added, strbuf_detach(&sb, NULL));
+	}
+}
+
+void
+config_env_finish(struct config_env *c)
+{
+	strvec_pushf(c->env, "GIT_CONFIG_COUNT=%zu", c->base + c->nr);
+	if (c->params) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, c->params);
+		for (size_t i = 0; i < c->added.nr; i++) {
+			if (sb.len)
+				strbuf_addch(&sb, ' ');
+			strbuf_addstr(&sb, c->added.v[i]);
+		}
+		strvec_pushf(c->env, "GIT_CONFIG_PARAMETERS=%s", sb.buf);
+		strbuf_release(&sb);
+	}
+	free(c->params);
+	c->params = NULL;
+	strvec_clear(&c->added);
 }

@@ -3,7 +3,9 @@
  *
  * Each command lives in its own cmd-*.c and is found in the table below;
  * anything that is not a command name is handed to the send command, so
- * khsend can be typed wherever "git send-email" was.
+ * khsend can be typed wherever "git send-email" was.  Commands without a
+ * help line are hidden: "hook" is what git's hooks, git send-email's
+ * editor and b4's transport call back into.
  */
 #include "khsend.h"
 #include "color.h"
@@ -24,11 +26,15 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "send", cmd_send, "check a series, then send it with git send-email (the default)" },
+	{ "b4", cmd_b4, "check the series of a b4 prep branch, then send it with b4 send" },
 	{ "check", cmd_check, "check a series against the policy" },
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
 	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
 	{ "reply", cmd_reply, "draft a kind reply to a received patch that changes a protected string" },
+	{ "install-hooks", cmd_install_hooks, "install khsend's git hooks in this repository" },
+	{ "hook", cmd_hook, NULL },
 	{ NULL, NULL, NULL },
 };
 
@@ -85,10 +91,13 @@ ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow)
 static void
 print_help(FILE *fp)
 {
-	fprintf(fp, "usage: khsend [--policy <file>]... [git send-email options] <files|directories|mbox|revisions>...\n"
+	fprintf(fp, "usage: khsend [--policy <file>]... [--allow <id>]... [--[no-]boot] [git send-email options]\n"
+		    "              <files|directories|mbox|revisions>...\n"
+		    "   or: khsend b4 [--policy <file>]... [--allow <id>]... [--[no-]boot] [b4 send options]\n"
 		    "   or: khsend <command> [<options>]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++)
-		fprintf(fp, "   %-14s%s\n", c->name, c->help);
+		if (c->help)
+			fprintf(fp, "   %-14s%s\n", c->name, c->help);
 	fprintf(fp, "\noptions:\n"
 		    "    --color[=<when>]          colour: auto (only on a terminal), always or never\n"
 		    "    --no-color                the same as --color=never\n"
@@ -128,6 +137,24 @@ take_color_options(int argc, const char **argv)
 	return out;
 }
 
+/* Does `arg` name revisions ("HEAD~2", "A..B", "^A") in the repository here? */
+static int
+names_revisions(const char *arg)
+{
+	git_repository *repo = repo_discover();
+	git_revspec spec;
+	int yes = 0;
+
+	if (repo && !git_revparse(&spec, repo, arg)) {
+		yes = 1;
+		git_object_free(spec.from);
+		git_object_free(spec.to);
+	}
+	git_error_clear();
+	git_repository_free(repo);
+	return yes;
+}
+
 /* A closed or full stdout is an error, not a silent success (sbase's fshut). */
 static int
 close_stdout(int ret)
@@ -161,12 +188,17 @@ main(int argc, const char **argv)
 	for (c = commands; c->name; c++)
 		if (!strcmp(c->name, argv[1]))
 			break;
-	if (!c->name) {
+	/*
+	 * Not a command: khsend as git send-email.  A first word that is no
+	 * option, file or revision is most likely a mistyped command.
+	 */
+	if (!c->name && argv[1][0] != '-' && !file_exists(argv[1]) && !names_revisions(argv[1])) {
 		error("'%s' is not a khsend command (see 'khsend --help')", argv[1]);
 		ret = EXIT_ERROR;
-		goto out;
-	}
-	ret = close_stdout(c->fn(argc - 1, argv + 1));
+	} else if (!c->name)
+		ret = close_stdout(cmd_send(argc, argv));
+	else
+		ret = close_stdout(c->fn(argc - 1, argv + 1));
 out:
 	run_exit_cleanup();
 	git_libgit2_shutdown();

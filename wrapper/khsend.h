@@ -26,9 +26,20 @@ void ctx_release(struct khsend_ctx *ctx);
 void ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow);
 
 int cmd_check(int argc, const char **argv);
+int cmd_send(int argc, const char **argv);
+int cmd_b4(int argc, const char **argv);
+int cmd_install_hooks(int argc, const char **argv);
+int cmd_hook(int argc, const char **argv);
 int cmd_policy(int argc, const char **argv);
 int cmd_reply(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_scan(int argc, const char **argv);
+
+/* The hidden entry points git send-email and b4 call back into; -1 if `name` is not theirs. */
+int send_hook(const char *name, int argc, const char **argv);
+int b4_hook(const char *name, int argc, const char **argv);
+
+/* The absolute path of the running khsend (for hooks and shims that call it back). */
+const char *khsend_self_path(void);
 
 #endif

@@ -218,3 +218,33 @@ base_name(const char *path)
 
 	return slash ? slash + 1 : path;
 }
+
+int
+write_list_file(const char *path, const struct strvec *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	for (size_t i = 0; i < v->nr; i++) {
+		strbuf_addstr(&sb, v->v[i]);
+		strbuf_addch(&sb, '\0');
+	}
+	ret = write_file_buf(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int
+read_list_file(const char *path, struct strvec *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strbuf_read_file(&sb, path, 0) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	for (size_t i = 0; i < sb.len; i += strlen(sb.buf + i) + 1)
+		strvec_push(v, sb.buf + i);
+	strbuf_release(&sb);
+	return 0;
+}

@@ -3,6 +3,7 @@
 #define KHSEND_PATH_H
 
 #include "strbuf.h"
+#include "strvec.h"
 
 /* mkdtemp() under $TMPDIR (or /tmp); die()s on failure; malloc()ed. */
 char *make_temp_dir(const char *prefix);
@@ -27,5 +28,9 @@ int file_exists(const char *path);
 int copy_file(const char *dst, const char *src);
 int write_file_buf(const char *path, const char *buf, size_t len);
 const char *base_name(const char *path);
+
+/* A list of strings in a file, each ended by a NUL (khsend's state for its shims); 0 or -1. */
+int write_list_file(const char *path, const struct strvec *v);
+int read_list_file(const char *path, struct strvec *v);
 
 #endif

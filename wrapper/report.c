@@ -59,6 +59,10 @@ what_to_do(const struct finding *f, enum report_mode mode)
 			       "    Nothing is sent while it is there. Your other changes are welcome.";
 		}
 	case POLICY_ANNOTATE:
+		if (mode == REPORT_VALIDATE)
+			return "It may go out with a short note for the reviewers below its '---' line,\n"
+			       "    which git send-email cannot add: please send it with khsend instead\n"
+			       "    (same arguments), which adds the note, or take the change out.";
 		if (mode == REPORT_SEND)
 			return "The patch goes out with a short note below its '---' line, so reviewers\n"
 			       "    know you were told. If you did not mean to change it, please take it out.";
@@ -137,7 +141,7 @@ report_text(FILE *fp, const struct detector *d, enum report_mode mode)
 		blocks, plural(blocks, "change blocks", "changes block"),
 		notes, plural(notes, "note for reviewers", "notes for reviewers"),
 		warns, plural(warns, "warning", "warnings"));
-	if (blocks && mode == REPORT_SEND)
+	if ((blocks || (notes && mode == REPORT_VALIDATE)) && (mode == REPORT_SEND || mode == REPORT_VALIDATE))
 		fprintf(fp, "; nothing was sent");
 	fputc('\n', fp);
 	if (blocks)

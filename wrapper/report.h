@@ -12,6 +12,7 @@ enum report_format { REPORT_TEXT, REPORT_JSON };
 enum report_mode {
 	REPORT_CHECK,		/* khsend check: nothing is being sent */
 	REPORT_SEND,		/* before git send-email or b4 send */
+	REPORT_VALIDATE,	/* plain git send-email's sendemail-validate hook: no notes possible */
 	REPORT_APPLY,		/* a maintainer's git am */
 	REPORT_COMMIT,		/* pre-commit */
 };

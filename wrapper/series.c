@@ -480,12 +480,22 @@ message_diff(struct message *msg, git_diff **out)
 	return 0;
 }
 
+int
+message_body_encoded(const struct message *msg)
+{
+	const char *cte = message_header(msg, "Content-Transfer-Encoding");
+	const char *ct = message_header(msg, "Content-Type");
+
+	return (cte && strcasecmp(cte, "7bit") && strcasecmp(cte, "8bit") && strcasecmp(cte, "binary")) ||
+	       (ct && !strncasecmp(ct, "multipart/", 10));
+}
+
 long
 message_patch_offset(const struct message *msg)
 {
 	const char *buf = msg->raw.buf, *end = buf + msg->raw.len, *p;
 
-	if (!msg->is_mail || msg->encoded)
+	if (!msg->is_mail || message_body_encoded(msg))
 		return -1;
 	/* The body starts after the first empty line. */
 	for (p = buf; p < end;) {
@@ -542,6 +552,44 @@ deliver(struct message *msg, message_fn fn, void *data)
 	ret = fn(msg, data);
 	message_release(msg);
 	return ret < 0 ? ret : 0;
+}
+
+int
+mbox_holds_several(const char *buf, size_t len)
+{
+	return starts_with(buf, "From ") && memmem(buf, len, "\nFrom ", 6);
+}
+
+int
+mbox_split(const char *path, const char *dir, struct strvec *parts)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf count = STRBUF_INIT;
+	char *opt = xstrfmt("-o%s", dir);
+	long n;
+	int rc, ret = 0;
+
+	if (mkdir_p(dir, 1)) {
+		ret = error_errno("cannot create '%s'", dir);
+		goto out;
+	}
+	/* --keep-cr: the parts stay byte for byte what the mbox held. */
+	strvec_pushl(&cp.args, "git", "mailsplit", "-b", "--keep-cr", opt, "--", path, NULL);
+	strvec_pushl(&cp.env, "GIT_DIR", "GIT_WORK_TREE", NULL);
+	rc = capture_command(&cp, &count);
+	if (rc) {
+		char why[64];
+
+		ret = error("'%s': git mailsplit %s", path, describe_outcome(rc, why, sizeof(why)));
+		goto out;
+	}
+	n = strtol(count.buf, NULL, 10);
+	for (long k = 1; k <= n; k++)
+		strvec_pushf(parts, "%s/%04ld", dir, k);
+out:
+	free(opt);
+	strbuf_release(&count);
+	return ret;
 }
 
 /*

@@ -68,11 +68,25 @@ int message_from_buffer(struct message *msg, const char *name, const char *buf, 
 /* The parsed diff, or NULL for a message without one; -1 and a message on a bad patch. */
 int message_diff(struct message *msg, git_diff **out);
 const char *message_header(const struct message *msg, const char *name);
-/* Offset in msg->raw where the patch starts (just after the "---" line), or -1. */
+/*
+ * Offset in msg->raw of the line where the patch starts (the "---" line,
+ * or the first diff line if there is none), or -1 if there is no patch or
+ * the body is not plain text (base64, quoted-printable, multipart).
+ */
 long message_patch_offset(const struct message *msg);
+/* Is the body transfer-encoded (anything but 7bit/8bit/binary) or multipart? */
+int message_body_encoded(const struct message *msg);
 void message_release(struct message *msg);
 
 #define MESSAGE_INIT { 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, 0, NULL, 0 }
+
+/* Does this mbox hold more than one mail (a second "From " line)? */
+int mbox_holds_several(const char *buf, size_t len);
+/*
+ * git mailsplit --keep-cr: one file per mail in `dir` (created), byte for
+ * byte; their names are appended to `parts`.  0, or -1 with a message.
+ */
+int mbox_split(const char *path, const char *dir, struct strvec *parts);
 
 /* Is this line where git mailinfo would start the patch? (mailinfo.c:patchbreak) */
 int is_patch_break(const char *line, size_t len);

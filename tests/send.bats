@@ -1,0 +1,438 @@
+#!/usr/bin/env bats
+# khsend as git send-email: real git send-email 2.39 to a t9001-style fake sendmail.
+# shellcheck disable=SC2154 # $stderr is set by bats' run --separate-stderr
+
+load test_helper
+
+setup() {
+	common_setup
+	clone_mini_kernel linux
+	cd linux || return 1
+	# Three genuine typo fixes (research/genuine-typos-6.1.md).
+	make_commit kernel/kprobes.c 's/immmediately/immediately/' 'kprobes: fix a typo in a comment'
+	make_commit kernel/time/alarmtimer.c 's/syncrhonized/synchronized/' 'alarmtimer: fix a typo in a comment'
+	make_commit kernel/watchdog.c 's/watchog/watchdog/' 'watchdog: fix a typo in a comment'
+	SEND=(--to=list@example.org --confirm=never --no-validate)
+}
+
+# A cover letter made as contributors make it: format-patch, then fill it in.
+make_outgoing() {
+	git format-patch -q --cover-letter -o "$BATS_TEST_TMPDIR/${2:-outgoing}" "$1"
+	sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/Typo fixes/' -e 's/\*\*\* BLURB HERE \*\*\*/Three typos./' \
+		"$BATS_TEST_TMPDIR/${2:-outgoing}/0000-cover-letter.patch"
+}
+
+@test "a clean series with a cover letter arrives byte for byte as git send-email alone sends it" {
+	make_outgoing HEAD~3
+	plain=$(make_sendmail plain)
+	khs=$(make_sendmail khsend)
+	git send-email "${SEND[@]}" --smtp-server="$plain" "$BATS_TEST_TMPDIR/outgoing"
+	before=$(user_state . "$BATS_TEST_TMPDIR"/outgoing/*)
+	run --separate-stderr khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/outgoing"
+	assert_success
+	[ "$(sent_count khsend)" -eq 4 ]
+	assert_same_delivery khsend plain
+	[[ "$stderr" == *"4 messages checked, no protected string is changed"* ]]
+	[ "$before" = "$(user_state . "$BATS_TEST_TMPDIR"/outgoing/*)" ]
+}
+
+@test "revisions go through git format-patch as git send-email runs it" {
+	plain=$(make_sendmail plain)
+	khs=$(make_sendmail khsend)
+	git send-email "${SEND[@]}" --smtp-server="$plain" --cover-letter --force -3
+	khsend --no-boot "${SEND[@]}" --smtp-server="$khs" --cover-letter --force -3
+	[ "$(sent_count khsend)" -eq 4 ]
+	assert_same_delivery khsend plain
+}
+
+@test "options and arguments reach git send-email and format-patch untouched" {
+	git format-patch -q -1 --stdout > "$BATS_TEST_TMPDIR/-my fix.patch"
+	cp "$BATS_TEST_TMPDIR/-my fix.patch" .
+	plain=$(make_sendmail plain)
+	khs=$(make_sendmail khsend)
+	args=(--to list@example.org --cc=cc@example.org --in-reply-to '<earlier@example.org>' --confirm=never
+	      -v2 --subject-prefix RFC --no-validate "-my fix.patch" HEAD~3..HEAD~1)
+	git send-email "${args[@]}" --smtp-server="$plain"
+	before=$(user_state . "-my fix.patch")
+	khsend "${args[@]}" --no-boot --smtp-server="$khs"
+	[ "$before" = "$(user_state . "-my fix.patch")" ]
+	[ "$(sent_count khsend)" -eq 3 ]
+	assert_same_delivery khsend plain
+	grep -q '^Subject: \[RFC v2 1/2\] kprobes' "$BATS_TEST_TMPDIR/khsend/msgtxt2"
+	grep -q '^In-Reply-To: <earlier@example.org>' "$BATS_TEST_TMPDIR/khsend/msgtxt1"
+	grep -qx '!cc@example.org!' "$BATS_TEST_TMPDIR/khsend/commandline1"
+}
+
+@test "khsend reads the command line exactly as git send-email's Getopt::Long does" {
+	# The real Getopt::Long with the script's own tables, against khsend's reading.
+	oracle=$BATS_TEST_DIRNAME/fixtures/sendemail-getopt.pl
+	cases=(
+		"-v 2 -v2 --subject-prefix RFC --cover-letter"
+		"--to a --cc --bcc -- --to b"
+		"--no-thread --nothread --th --no-th --no-t --dry --anno --noan"
+		"--smtp-pass --to x --smtp-pass - y --smtp-pass +z w"
+		"--smtp-debug 1 --smtp-debug foo --batch-size x --batch-size=3 --relogin-delay"
+		"+to x -to=y -dry-run=1 --dry-run=1 --THREAD --Dry-Run"
+		"-h -d --d --id me --no-identity"
+		"--s --su --sub x --smtp-s y --co --com --comp --conf always"
+		"--signed-off --no-signed-off --signed-off-by --nosigned-off-cc"
+		"- -- --- ---x"
+	)
+	for c in "${cases[@]}"; do
+		read -ra words <<< "$c"
+		for posix in "" 1; do
+			expected=$(env ${posix:+POSIXLY_CORRECT=1} perl "$oracle" "${words[@]}")
+			actual=$(env ${posix:+POSIXLY_CORRECT=1} khsend hook sendemail-args "${words[@]}" | sed "/^word/d")
+			[ "$expected" = "$actual" ] || fail "'$c'${posix:+ (POSIXLY_CORRECT)}: $(diff <(echo "$expected") <(echo "$actual"))"
+		done
+	done
+	# And on random command lines.
+	vocab=(--to --to=x x --cc -v 2 -v2 -- - --no-thread --th --no-t --smtp-pass --smtp-debug 1 foo
+	       --batch-size +to --id -h -d --d --dry --an --noan --compose --con --format-patch HEAD~2
+	       --cover-letter --s --sub --smtp-s --Dry-Run -to -dry=1 --to= --quiet "a b" -my "=x" "--=x")
+	RANDOM=42
+	for _ in $(seq 150); do
+		words=()
+		for _ in $(seq $((RANDOM % 7))); do words+=("${vocab[RANDOM % ${#vocab[@]}]}"); done
+		expected=$(perl "$oracle" "${words[@]}")
+		actual=$(khsend hook sendemail-args "${words[@]}" | sed "/^word/d")
+		[ "$expected" = "$actual" ] || fail "'${words[*]}': $(diff <(echo "$expected") <(echo "$actual"))"
+	done
+}
+
+@test "the option table is the one of the installed git send-email" {
+	[ "$(git --version)" = "git version 2.39.5" ] || skip "the table is generated from git 2.39.5"
+	run perl "$ROOT/tools/gen-sendemail-options.pl" /usr/lib/git-core/git-send-email
+	assert_success
+	diff -u "$ROOT/wrapper/sendemail-options-table.c" <(echo "$output")
+}
+
+@test "khsend's own options are taken out wherever they are, but not from option values" {
+	run khsend hook sendemail-args --to a --policy p.yaml --subject --boot --allow=x --no-boot HEAD -- --policy q
+	assert_success
+	assert_output "khsend	policy=p.yaml
+khsend	allow=x
+khsend	boot=0
+opt	to=a
+opt	subject=--boot
+word	--to
+word	a
+word	--subject
+word	--boot
+rest	HEAD
+rest	--
+rest	--policy
+rest	q"
+}
+
+@test "a blocked series sends nothing, exits 1 and explains the joke" {
+	# The real "fix" of 2021 (lore: 20210526021856.9060-1-thunder.leizhen@huawei.com).
+	cp "$ROOT/tests/fixtures/borken.patch" "$BATS_TEST_TMPDIR/borken.patch"
+	make_outgoing HEAD~3
+	cp "$BATS_TEST_TMPDIR/borken.patch" "$BATS_TEST_TMPDIR/outgoing/0004-borken.patch"
+	khs=$(make_sendmail khsend)
+	before=$(user_state . "$BATS_TEST_TMPDIR"/outgoing/*)
+	run --separate-stderr khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/outgoing"
+	assert_failure 1
+	[ "$(sent_count khsend)" -eq 0 ]
+	[[ "$stderr" == *'block: sched-topology-borken: "arch topology borken" is changed'* ]]
+	[[ "$stderr" == *'"borken" is not a typo.'* ]]
+	[[ "$stderr" == *"nothing was sent"* ]]
+	[ "$before" = "$(user_state . "$BATS_TEST_TMPDIR"/outgoing/*)" ]
+}
+
+@test "an annotated series arrives with the note below '---', a summary in the cover letter, and nothing else changed" {
+	make_commit kernel/sched/core.c 's/here be dragons\./here are dragons./' 'sched/core: reword a comment'
+	make_outgoing HEAD~4
+	plain=$(make_sendmail plain)
+	khs=$(make_sendmail khsend)
+	before=$(user_state . "$BATS_TEST_TMPDIR"/outgoing/*)
+	git send-email "${SEND[@]}" --smtp-server="$plain" "$BATS_TEST_TMPDIR/outgoing"
+	run --separate-stderr khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/outgoing"
+	assert_success
+	[[ "$stderr" == *"annotate: here-be-dragons"* ]]
+	[ "$(sent_count khsend)" -eq 5 ]
+	# The patch: only lines added, right below the "---".
+	run diff <(normalized "$BATS_TEST_TMPDIR/plain/msgtxt5") <(normalized "$BATS_TEST_TMPDIR/khsend/msgtxt5")
+	assert_output --regexp '^[0-9]+a[0-9]+,[0-9]+
+> Note from khsend: this patch changes text that the kernel keeps on
+> purpose, and the contributor was told why before sending:
+> - "be dragons" \(here-be-dragons\), kernel/sched/core.c:[0-9]+
+>   Old maps wrote "Here be dragons" on unknown, dangerous areas.
+> $'
+	line=$(grep -n '^Note from khsend' "$BATS_TEST_TMPDIR/khsend/msgtxt5" | cut -d: -f1)
+	[ "$(sed -n "$((line - 1))p" "$BATS_TEST_TMPDIR/khsend/msgtxt5")" = "---" ]
+	# The cover letter: the summary before the signature, nothing else.
+	run diff <(normalized "$BATS_TEST_TMPDIR/plain/msgtxt1") <(normalized "$BATS_TEST_TMPDIR/khsend/msgtxt1")
+	assert_output --partial '> - [PATCH 4/4] sched/core: reword a comment: "be dragons"'
+	[ "$(echo "$output" | grep -c '^[<]')" -eq 0 ]
+	grep -B2 -- '^-- $' "$BATS_TEST_TMPDIR/khsend/msgtxt1" | grep -q here-be-dragons
+	# The other messages are untouched.
+	for i in 2 3 4; do
+		diff <(normalized "$BATS_TEST_TMPDIR/plain/msgtxt$i") <(normalized "$BATS_TEST_TMPDIR/khsend/msgtxt$i")
+	done
+	[ "$before" = "$(user_state . "$BATS_TEST_TMPDIR"/outgoing/*)" ]
+}
+
+@test "the note below '---' is dropped by git am" {
+	make_commit kernel/sched/core.c 's/here be dragons\./here are dragons./' 'sched/core: reword a comment'
+	khs=$(make_sendmail khsend)
+	khsend --no-boot "${SEND[@]}" --smtp-server="$khs" -1
+	grep -q '^Note from khsend' "$BATS_TEST_TMPDIR/khsend/msgtxt1"
+	want=$(git log -1 --format=%B)
+	git checkout -q HEAD~1
+	git am -q "$BATS_TEST_TMPDIR/khsend/msgtxt1"
+	[ "$(git log -1 --format=%B)" = "$want" ]
+	git diff --quiet HEAD master
+}
+
+@test "--allow turns a block into a note, only where the policy permits it" {
+	cat > "$BATS_TEST_TMPDIR/policy.yaml" <<'EOF'
+version: 1
+entries:
+  - id: kprobes-typo
+    string: "immmediately"
+    paths: ["kernel/kprobes.c"]
+    action: block
+    allow-override: true
+    explain: A test entry that pretends the typo is a joke.
+  - id: watchdog-typo
+    string: "watchog"
+    paths: ["kernel/watchdog.c"]
+    action: block
+    explain: Another test entry, one that cannot be overridden.
+EOF
+	khs=$(make_sendmail khsend)
+	run khsend --no-boot --policy "$BATS_TEST_TMPDIR/policy.yaml" "${SEND[@]}" --smtp-server="$khs" HEAD~3..HEAD~2
+	assert_failure 1
+	run khsend --no-boot --policy "$BATS_TEST_TMPDIR/policy.yaml" --allow kprobes-typo "${SEND[@]}" \
+		--smtp-server="$khs" HEAD~3..HEAD~2
+	assert_success
+	grep -q '"immmediately" (kprobes-typo), kernel/kprobes.c' "$BATS_TEST_TMPDIR/khsend/msgtxt1"
+	run khsend --no-boot --policy "$BATS_TEST_TMPDIR/policy.yaml" --allow watchdog-typo "${SEND[@]}" \
+		--smtp-server="$khs" -1
+	assert_failure 2
+	assert_output --partial "--allow watchdog-typo: this entry cannot be overridden"
+	[ "$(sent_count khsend)" -eq 1 ]
+}
+
+# A patch that is clean as committed: the joke stays, only pr_err becomes pr_warn.
+make_topology_commit() {
+	make_commit kernel/sched/topology.c 's/pr_err("BUG: arch topology borken/pr_warn("BUG: arch topology borken/' \
+		'sched/topology: warn instead of err'
+	assert_file_changed kernel/sched/topology.c
+	cat > "$BATS_TEST_TMPDIR/fixer" <<'EOF'
+#!/bin/sh
+# The "fix" a spell checker would make, in the patch's added lines.
+for f; do sed -i '/^+.*arch topology/s/borken/broken/' "$f"; done
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/fixer"
+}
+
+@test "--annotate: an edit that 'fixes' the joke is caught and nothing is sent" {
+	make_topology_commit
+	plain=$(make_sendmail plain)
+	khs=$(make_sendmail khsend)
+	# Without khsend the "fix" goes out (the gap in git 2.39).
+	GIT_EDITOR=$BATS_TEST_TMPDIR/fixer git send-email "${SEND[@]}" --smtp-server="$plain" --annotate -1
+	grep -q 'arch topology broken' "$BATS_TEST_TMPDIR/plain/msgtxt1"
+	before=$(user_state .)
+	GIT_EDITOR=$BATS_TEST_TMPDIR/fixer run --separate-stderr khsend --no-boot "${SEND[@]}" \
+		--smtp-server="$khs" --annotate -1
+	assert_failure 1
+	[ "$(sent_count khsend)" -eq 0 ]
+	[[ "$stderr" == *"block: sched-topology-borken"* ]]
+	[[ "$stderr" == *"the editor exited uncleanly"* ]]
+	[ "$before" = "$(user_state .)" ]
+}
+
+@test "sendemail.annotate and sendemail.editor: the user's editor runs, and its edit is checked" {
+	make_topology_commit
+	khs=$(make_sendmail khsend)
+	git config sendemail.annotate true
+	git config sendemail.editor "$BATS_TEST_TMPDIR/fixer"
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" -1
+	assert_failure 1
+	[ "$(sent_count khsend)" -eq 0 ]
+	# A harmless edit goes out, edited.
+	printf '#!/bin/sh\nsed -i "s/^Subject: .*/&, edited/" "$@"\n' > "$BATS_TEST_TMPDIR/harmless"
+	chmod +x "$BATS_TEST_TMPDIR/harmless"
+	git config sendemail.editor "$BATS_TEST_TMPDIR/harmless"
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" -1
+	assert_success
+	grep -q '^Subject: .*warn instead of err, edited' "$BATS_TEST_TMPDIR/khsend/msgtxt1"
+	assert_output --partial "your edit was checked again"
+}
+
+@test "an identity's own sendemail.<id>.editor is wrapped too" {
+	make_topology_commit
+	khs=$(make_sendmail khsend)
+	git config sendemail.work.editor "$BATS_TEST_TMPDIR/fixer"
+	git config sendemail.work.annotate true
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" --identity work -1
+	assert_failure 1
+	assert_output --partial "block: sched-topology-borken"
+	git config sendemail.identity work
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" -1
+	assert_failure 1
+	[ "$(sent_count khsend)" -eq 0 ]
+	# --no-identity: neither the identity's editor nor its annotate setting.
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" --no-identity -1
+	assert_success
+	[ "$(sent_count khsend)" -eq 1 ]
+}
+
+@test "an edit that changes the lines a patch removes or keeps is refused" {
+	make_topology_commit
+	khs=$(make_sendmail khsend)
+	# Both sides "fixed": no change of the joke is left to see, but the patch no longer applies.
+	printf '#!/bin/sh\nsed -i "s/arch topology borken/arch topology broken/" "$@"\n' > "$BATS_TEST_TMPDIR/both"
+	chmod +x "$BATS_TEST_TMPDIR/both"
+	GIT_EDITOR=$BATS_TEST_TMPDIR/both run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" --annotate -1
+	assert_failure 1
+	assert_output --partial "changes lines that the patch removes or keeps"
+	[ "$(sent_count khsend)" -eq 0 ]
+}
+
+@test "[e]dit at the confirm prompt is checked too" {
+	make_topology_commit
+	khs=$(make_sendmail khsend)
+	export GIT_SEND_EMAIL_NOTTY=1
+	before=$(user_state .)
+	GIT_EDITOR=$BATS_TEST_TMPDIR/fixer run bash -c 'printf "e\ny\n" | "$@"' _ khsend --no-boot \
+		--to=list@example.org --confirm=always --no-validate --smtp-server="$khs" -1
+	assert_failure 1
+	[ "$before" = "$(user_state .)" ]
+	assert_output --partial "block: sched-topology-borken"
+	[ "$(sent_count khsend)" -eq 0 ]
+}
+
+@test "--compose: the intro is edited with the user's editor and the series is checked again" {
+	khs=$(make_sendmail khsend)
+	cat > "$BATS_TEST_TMPDIR/intro" <<'EOF'
+#!/bin/sh
+for f; do
+	case "$f" in
+	*.gitsendemail.msg*)
+		sed -i 's/^Subject: .*/Subject: [PATCH 0\/1] One fix/' "$f"
+		echo "An introduction." >> "$f";;
+	esac
+done
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/intro"
+	GIT_EDITOR=$BATS_TEST_TMPDIR/intro run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" --compose -1
+	assert_success
+	[ "$(sent_count khsend)" -eq 2 ]
+	grep -q '^An introduction.' "$BATS_TEST_TMPDIR/khsend/msgtxt1"
+}
+
+@test "--dry-run checks, then prints git send-email's dry run and sends nothing" {
+	khs=$(make_sendmail khsend)
+	run --separate-stderr khsend send --no-boot "${SEND[@]}" --smtp-server="$khs" --dry-run -3
+	assert_success
+	[ "$(sent_count khsend)" -eq 0 ]
+	[[ "$stderr" == *"3 messages checked"* ]]
+	[ "$(grep -c '^Dry-OK. Log says:' <<< "$output")" -eq 3 ]
+}
+
+@test "an mbox of several mails is split and sent one mail a message" {
+	git format-patch -q --stdout -3 > "$BATS_TEST_TMPDIR/series.mbox"
+	khs=$(make_sendmail khsend)
+	before=$(user_state . "$BATS_TEST_TMPDIR/series.mbox")
+	khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/series.mbox"
+	[ "$(sent_count khsend)" -eq 3 ]
+	grep -q '^Subject: \[PATCH 3/3\] watchdog' "$BATS_TEST_TMPDIR/khsend/msgtxt3"
+	[ "$before" = "$(user_state . "$BATS_TEST_TMPDIR/series.mbox")" ]
+}
+
+@test "backup files get git send-email's own question" {
+	git format-patch -q -1 -o "$BATS_TEST_TMPDIR/b"
+	f=$(ls "$BATS_TEST_TMPDIR"/b/*.patch)
+	cp "$f" "$f~"
+	plain=$(make_sendmail plain)
+	khs=$(make_sendmail khsend)
+	# No terminal: the answer is the default, no.
+	git send-email "${SEND[@]}" --smtp-server="$plain" "$f" "$f~" < /dev/null
+	khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$f" "$f~" < /dev/null
+	[ "$(sent_count plain)" -eq 1 ]
+	assert_same_delivery khsend plain
+}
+
+@test "a FIFO is read once, and what was read is what is sent" {
+	mkfifo "$BATS_TEST_TMPDIR/patch.fifo"
+	git format-patch -q --stdout -1 > "$BATS_TEST_TMPDIR/one.patch"
+	cat "$BATS_TEST_TMPDIR/one.patch" > "$BATS_TEST_TMPDIR/patch.fifo" &
+	khs=$(make_sendmail khsend)
+	khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/patch.fifo"
+	wait
+	[ "$(sent_count khsend)" -eq 1 ]
+	grep -q '^Subject: \[PATCH\] watchdog' "$BATS_TEST_TMPDIR/khsend/msgtxt1"
+}
+
+@test "a name that is both a file and a revision needs disambiguating, as in git send-email" {
+	git format-patch -q --stdout -1 > master
+	run khsend --no-boot "${SEND[@]}" --smtp-server=/bin/false master
+	assert_failure 2
+	assert_output --partial "File 'master' exists but it could also be the range of commits"
+	khs=$(make_sendmail khsend)
+	khsend --no-boot "${SEND[@]}" --smtp-server="$khs" ./master
+	[ "$(sent_count khsend)" -eq 1 ]
+}
+
+@test "bad input is named and exits 2, and nothing is sent" {
+	khs=$(make_sendmail khsend)
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/no-such.patch"
+	assert_failure 2
+	run khsend --no-boot --policy "$BATS_TEST_TMPDIR/missing.yaml" "${SEND[@]}" --smtp-server="$khs" -1
+	assert_failure 2
+	assert_output --partial "missing.yaml"
+	run khsend --policy
+	assert_failure 2
+	assert_output --partial "--policy needs a value"
+	run khsend --boot "${SEND[@]}" --smtp-server="$khs" -1
+	assert_failure 2
+	assert_output --partial "boot smoke test is not part of this khsend yet"
+	git config khsend.boot maybe
+	run khsend "${SEND[@]}" --smtp-server="$khs" -1
+	assert_failure 2
+	[ "$(sent_count khsend)" -eq 0 ]
+}
+
+@test "a base64 patch that needs a note is refused with exit 2, not re-encoded" {
+	make_commit kernel/sched/core.c 's/here be dragons\./here are dragons./' 'sched/core: reword a comment'
+	khs=$(make_sendmail khsend)
+	git format-patch -q -1 --stdout > "$BATS_TEST_TMPDIR/p.patch"
+	# Re-encode the body as base64, as some mailers write it.
+	awk 'BEGIN{h=1} h&&/^$/{print "Content-Transfer-Encoding: base64"; print ""; h=0; next} h{print; next} {print > "/dev/stderr"}' \
+		"$BATS_TEST_TMPDIR/p.patch" > "$BATS_TEST_TMPDIR/b64.patch" 2> "$BATS_TEST_TMPDIR/body"
+	base64 "$BATS_TEST_TMPDIR/body" >> "$BATS_TEST_TMPDIR/b64.patch"
+	run khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/b64.patch"
+	assert_failure 2
+	assert_output --partial "base64-encoded, and khsend does not re-encode mails"
+	[ "$(sent_count khsend)" -eq 0 ]
+}
+
+@test "git send-email's own failure status comes back" {
+	printf '#!/bin/sh\ncat > /dev/null\nexit 3\n' > "$BATS_TEST_TMPDIR/failing.sendmail"
+	chmod +x "$BATS_TEST_TMPDIR/failing.sendmail"
+	run git send-email --to=list@example.org --confirm=never --no-validate \
+		--smtp-server="$BATS_TEST_TMPDIR/failing.sendmail" -1
+	want=$status
+	[ "$want" -ne 0 ]
+	run khsend --no-boot --to=list@example.org --confirm=never --no-validate \
+		--smtp-server="$BATS_TEST_TMPDIR/failing.sendmail" -1
+	[ "$status" -eq "$want" ] || fail "khsend exited $status, git send-email $want: $output"
+}
+
+@test "-h shows khsend's own options" {
+	run khsend --no-boot -h
+	assert_success
+	assert_line --index 0 --partial "usage: khsend send [--policy <file>]..."
+	assert_output --partial "see 'git send-email -h'"
+	run khsend --to x -h
+	assert_success
+	assert_output --partial "--allow <id>"
+	run khsend b4 -h
+	assert_success
+	assert_output --partial "usage: khsend b4"
+}
