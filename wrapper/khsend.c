@@ -24,10 +24,12 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "boot", cmd_boot, "build the series into a kernel and boot it in QEMU" },
 	{ "check", cmd_check, "check a series against the policy" },
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
 	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
+	{ "setup", cmd_setup, "prepare the default kernel tree for khsend boot" },
 	{ NULL, NULL, NULL },
 };
 

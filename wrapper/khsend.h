@@ -25,9 +25,11 @@ void ctx_release(struct khsend_ctx *ctx);
 /* Check that every --allow ID names an entry that permits overriding; exit 2 otherwise. */
 void ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow);
 
+int cmd_boot(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
 int cmd_policy(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_scan(int argc, const char **argv);
+int cmd_setup(int argc, const char **argv);
 
 #endif
