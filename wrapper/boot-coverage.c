@@ -154,18 +154,19 @@ coverage_compute(const char *src, const char *build, const struct strvec *touche
 		free(full);
 	}
 	for (size_t m = 0; m < members.nr; m++) {
-		const char *obj = members.v[m], *slash = strrchr(obj, '/');
-		char *cmd;
+		/* ar prints members as the archive names them: absolute for an absolute archive. */
+		char *obj = members.v[m][0] == '/' ? xstrdup(members.v[m])
+						   : xstrfmt("%s/%s", build_real, members.v[m]);
+		char *slash = strrchr(obj, '/'), *cmd;
 
-		if (!ends_with(obj, ".o"))
-			continue;
-		/* dir/x.o -> dir/.x.o.cmd */
-		if (slash)
-			cmd = xstrfmt("%s/%.*s/.%s.cmd", build_real, (int)(slash - obj), obj, slash + 1);
-		else
-			cmd = xstrfmt("%s/.%s.cmd", build_real, obj);
-		scan_cmd_file(build_real, cmd, want, touched->nr, hit);
-		free(cmd);
+		if (ends_with(obj, ".o")) {
+			/* dir/x.o -> dir/.x.o.cmd */
+			*slash = '\0';
+			cmd = xstrfmt("%s/.%s.cmd", obj, slash + 1);
+			scan_cmd_file(build_real, cmd, want, touched->nr, hit);
+			free(cmd);
+		}
+		free(obj);
 	}
 	for (size_t i = 0; i < touched->nr; i++) {
 		strvec_push(hit[i] ? &cov->compiled : &cov->not_compiled, touched->v[i]);

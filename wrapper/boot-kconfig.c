@@ -5,7 +5,9 @@
  *   obj-$(CONFIG_FOO) += x.o          in its directory,
  *   foo-y := x.o / foo-objs / foo-$(CONFIG_BAR) += x.o   (a composite foo.o),
  *   obj-$(CONFIG_BAZ) += dir/         in a parent, up to the top Kbuild;
- * those symbols are added to the fragment as =y.  This reads Makefiles
+ * and a file no Makefile names may be #included by one that is
+ * (kernel/sched/topology.c inside build_utility.c, under #ifdef
+ * CONFIG_SMP).  Those symbols are added to the fragment as =y.  This reads Makefiles
  * the way people write them, not the way make evaluates them: conditions
  * around a line (ifdef ...) are not followed, and the final .config is
  * checked for what really got enabled.
@@ -14,6 +16,8 @@
 #include "boot-internal.h"
 #include "usage.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,19 +247,134 @@ resolve(const char *src, const char *path, int is_dir, struct strvec *symbols, i
 	return ret > 0;
 }
 
-int
-kconfig_symbols_for(const char *src, const char *path, struct strvec *symbols)
+/* The CONFIG_ symbol an "#if..." line tests, if it tests exactly one plainly. */
+static char *
+guard_symbol(const char *line)
+{
+	const char *p = line + 1;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!starts_with(p, "ifdef") && !starts_with(p, "if ") && !starts_with(p, "if\t") &&
+	    !starts_with(p, "if("))
+		return NULL;
+	if (strstr(p, "ifndef") || strstr(p, "!") || strstr(p, "||"))
+		return NULL;
+	p = strstr(p, "CONFIG_");
+	if (!p)
+		return NULL;
+	p += 7;
+	{
+		const char *end = p;
+
+		while (isalnum((unsigned char)*end) || *end == '_')
+			end++;
+		return end > p ? xstrndup(p, (size_t)(end - p)) : NULL;
+	}
+}
+
+/*
+ * If a .c file in the same directory #includes `name`, push the symbols of
+ * the #if blocks around that line and return the includer (malloc()ed).
+ */
+static char *
+find_includer(const char *src, const char *dir, const char *name, struct strvec *symbols)
+{
+	char *path = xstrfmt("%s/%s", src, dir), *found = NULL;
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	free(path);
+	if (!d)
+		return NULL;
+	while (!found && (e = readdir(d))) {
+		struct strbuf sb = STRBUF_INIT;
+		struct strvec guards = STRVEC_INIT;	/* one entry per open #if, "" if not a symbol */
+		char *file;
+
+		if (!ends_with(e->d_name, ".c") || !strcmp(e->d_name, name))
+			continue;
+		file = xstrfmt("%s/%s/%s", src, dir, e->d_name);
+		if (strbuf_read_file(&sb, file, 8 << 20) < 0) {
+			free(file);
+			strbuf_release(&sb);
+			continue;
+		}
+		free(file);
+		for (char *p = sb.buf; *p && !found;) {
+			char *nl = strchrnul(p, '\n'), *q = p;
+			int more = *nl != '\0';
+
+			*nl = '\0';
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (*q == '#') {
+				char *d2 = q + 1;
+
+				while (*d2 == ' ' || *d2 == '\t')
+					d2++;
+				if (starts_with(d2, "if")) {
+					char *sym = guard_symbol(q);
+
+					strvec_push_nodup(&guards, sym ? sym : xstrdup(""));
+				} else if (starts_with(d2, "endif") && guards.nr) {
+					free((char *)guards.v[--guards.nr]);
+					guards.v[guards.nr] = NULL;
+				} else if (starts_with(d2, "include")) {
+					char *quoted = xstrfmt("\"%s\"", name);
+
+					if (strstr(d2, quoted)) {
+						for (size_t i = 0; i < guards.nr; i++)
+							if (*guards.v[i] && !strvec_contains(symbols, guards.v[i]))
+								strvec_push(symbols, guards.v[i]);
+						found = xstrfmt("%s/%s", dir, e->d_name);
+					}
+					free(quoted);
+				}
+			}
+			p = more ? nl + 1 : nl;
+		}
+		strvec_clear(&guards);
+		strbuf_release(&sb);
+	}
+	closedir(d);
+	return found;
+}
+
+static int
+symbols_for(const char *src, const char *path, struct strvec *symbols, int depth)
 {
 	struct strbuf obj = STRBUF_INIT;
 	int ret;
 
+	if (depth > 4)
+		return 0;
 	strbuf_addstr(&obj, path);
 	if (ends_with(obj.buf, ".c") || ends_with(obj.buf, ".S"))
 		strbuf_setlen(&obj, obj.len - 2);
 	strbuf_addstr(&obj, ".o");
 	ret = resolve(src, obj.buf, 0, symbols, 0);
+	if (!ret && ends_with(path, ".c")) {
+		char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+		char *includer;
+
+		if (slash) {
+			*slash = '\0';
+			includer = find_includer(src, dir, slash + 1, symbols);
+			if (includer)
+				ret = symbols_for(src, includer, symbols, depth + 1);
+			free(includer);
+		}
+		free(dir);
+	}
 	strbuf_release(&obj);
 	return ret;
+}
+
+int
+kconfig_symbols_for(const char *src, const char *path, struct strvec *symbols)
+{
+	return symbols_for(src, path, symbols, 0);
 }
 
 int

@@ -387,11 +387,11 @@ tree_setup_default(struct boot_tree *t, int force)
 
 	if (tarball_identity(&want))
 		goto out;
+	remove_stale_setups(t);
 	if (!force && strbuf_read_file(&have, stamp, 0) >= 0 && !strcmp(have.buf, want.buf)) {
 		rc = 0;
 		goto out;
 	}
-	remove_stale_setups(t);
 	/* Extract beside the final place and rename at the end: a killed run leaves src alone. */
 	tmp = xstrfmt("%s/setup.XXXXXX", t->dir);
 	if (!mkdtemp(tmp)) {
@@ -420,9 +420,7 @@ tree_setup_default(struct boot_tree *t, int force)
 		error_errno("cannot rename '%s' to '%s'", top, t->src);
 		goto out;
 	}
-	/* Every file is new: the old build directory would only mislead make. */
-	if (force)
-		remove_dir_recursively(t->build);
+	/* The build directory stays: make sees every file as new, ccache has the objects. */
 	note("the default tree is ready in '%s'", t->src);
 	rc = 0;
 out:

@@ -41,6 +41,7 @@ struct boot_run {
 	struct strbuf key;
 	char *scratch, *logs, *build_log, *serial_log, *fragment_path, *init_binary;
 	struct strbuf report;
+	struct strbuf series_line;
 	int applied;
 };
 
@@ -156,11 +157,11 @@ select_mails(struct boot_run *r, const struct strvec *mail_files)
 	if (!r->mails.nr)
 		return error("the series has no patch to apply (%zu %s without a diff)", skipped,
 			     skipped == 1 ? "message" : "messages");
-	strbuf_addf(&r->report, "  series: %zu %s applied", r->mails.nr,
+	strbuf_addf(&r->series_line, "  series: %zu %s applied", r->mails.nr,
 		    r->mails.nr == 1 ? "patch" : "patches");
 	if (skipped)
-		strbuf_addf(&r->report, " (%zu without a diff skipped)", skipped);
-	strbuf_addch(&r->report, '\n');
+		strbuf_addf(&r->series_line, " (%zu without a diff skipped)", skipped);
+	strbuf_addch(&r->series_line, '\n');
 	return 0;
 }
 
@@ -533,6 +534,7 @@ run_pipeline(struct boot_run *r)
 	strbuf_addf(&r->report, "khsend boot: %s, base %.12s\n",
 		    r->tree.user_tree ? r->tree.user_tree : "the default tree (linux-source 6.1)",
 		    r->base.buf);
+	strbuf_addbuf(&r->report, &r->series_line);
 	if (tree_reset(&r->tree, r->base.buf))
 		goto out;
 	r->applied = 1;
@@ -625,6 +627,7 @@ boot_run_release(struct boot_run *r)
 	strbuf_release(&r->fragment);
 	strbuf_release(&r->key);
 	strbuf_release(&r->report);
+	strbuf_release(&r->series_line);
 	free(r->scratch);
 	free(r->logs);
 	free(r->build_log);
@@ -649,6 +652,7 @@ boot_series(const struct boot_options *opts, const struct strvec *mail_files, gi
 	strbuf_init(&r.fragment, 0);
 	strbuf_init(&r.key, 0);
 	strbuf_init(&r.report, 0);
+	strbuf_init(&r.series_line, 0);
 	strvec_init(&r.mails);
 	strvec_init(&r.touched);
 	strvec_init(&r.symbols);

@@ -1,0 +1,246 @@
+#!/usr/bin/env bats
+# khsend boot: real linux-source 6.1, real builds, real QEMU.
+#
+# The default tree and its build directory live in a suite-level cache
+# ($KHSEND_TEST_CACHE/boot, kept between runs), so the cold build happens
+# once and every later test rebuilds only init/main.c.  Verdicts are
+# wiped at the start of each run so that every run builds and boots.
+
+setup_file() {
+	load test_helper
+	export KHSEND_CACHE_DIR="$KHSEND_TEST_CACHE/boot"
+	mkdir -p "$KHSEND_CACHE_DIR"
+	rm -rf "$KHSEND_CACHE_DIR"/trees/*/results
+}
+
+setup() {
+	load test_helper
+	common_setup
+	export KHSEND_CACHE_DIR="$KHSEND_TEST_CACHE/boot"
+	DEFAULT_SRC="$KHSEND_CACHE_DIR/trees/default/src"
+}
+
+# A patch against linux-source 6.1 made in a clone of the mini kernel (same files):
+# make_patch NAME SED-EXPR -> $BATS_TEST_TMPDIR/NAME.patch
+make_patch() {
+	local name=$1 expr=$2
+	[ -d linux ] || clone_mini_kernel linux
+	(
+		cd linux &&
+		make_commit init/main.c "$expr" "init: $name" &&
+		git format-patch -q -1 --stdout > "$BATS_TEST_TMPDIR/$name.patch"
+	)
+	run git -C linux diff --quiet HEAD~1 -- init/main.c
+	assert_failure
+	git -C linux reset -q --hard HEAD~1
+}
+
+# Insert C statements into kernel_init() of init/main.c, after do_sysctl_args().
+after_sysctl_args() {
+	printf 's|^\\tdo_sysctl_args();$|&\\n\\t%s|' "$1"
+}
+
+# The private tree is back on the base with nothing else in it.
+assert_private_tree_reset() {
+	run git -C "$1" status --porcelain --ignored
+	assert_success
+	assert_output ''
+	run test -e "$1/.git/rebase-apply"
+	assert_failure
+}
+
+serial_log_of() {
+	sed -n 's/.*(serial log: \(.*\))$/\1/p' <<<"$1" | head -n 1
+}
+
+@test "khsend setup prepares the default tree once and is idempotent" {
+	run "$KHSEND" setup
+	assert_success
+	run git -C "$DEFAULT_SRC" rev-list --count refs/khsend/base
+	assert_output 1
+	stamp=$(stat -c %Y.%i "$DEFAULT_SRC/.git/khsend-source")
+	# A leftover of a killed setup is cleared; the tree is not extracted again.
+	mkdir "$KHSEND_CACHE_DIR/trees/default/setup.stale"
+	run --separate-stderr "$KHSEND" setup
+	assert_success
+	refute_output --partial extracting
+	run test -e "$KHSEND_CACHE_DIR/trees/default/setup.stale"
+	assert_failure
+	assert_equal "$(stat -c %Y.%i "$DEFAULT_SRC/.git/khsend-source")" "$stamp"
+	# Fixed identity and date: the commit id follows from the tree alone.
+	tree=$(git -C "$DEFAULT_SRC" rev-parse 'refs/khsend/base^{tree}')
+	want=$(printf 'tree %s\nauthor khsend <khsend@localhost> 1700000000 +0000\ncommitter khsend <khsend@localhost> 1700000000 +0000\n\n%s\n' \
+		"$tree" "linux-source 6.1 (Debian's linux-source-6.1, as packaged)" |
+		git hash-object -t commit --stdin)
+	assert_equal "$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)" "$want"
+}
+
+@test "a clean series boots, passes and reports its coverage" {
+	make_patch hello "$(after_sysctl_args 'pr_info("khsend test: a harmless line\\n");')"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/hello.patch"
+	assert_success
+	assert_output --partial 'verdict: PASS'
+	assert_output --partial 'coverage: 1 of 1 touched .c files compiled into the booted kernel'
+	assert_output --partial 'compiled:     init/main.c'
+	log=$(serial_log_of "$output")
+	run grep -c 'khsend test: a harmless line' "$log"
+	assert_output 1
+	run grep -c '^KHSEND-INIT-OK ' "$log"
+	assert_output 1
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
+@test "a second run of the same series, and a v2 with only a new message, are answered from the cache" {
+	make_patch cached "$(after_sysctl_args 'pr_info("khsend test: cache me\\n");')"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/cached.patch"
+	assert_success
+	refute_output --partial 'cached'
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/cached.patch"
+	assert_success
+	assert_output --partial 'cached'
+	assert_output --partial 'verdict: PASS'
+	# Nothing was built or booted the second time.
+	refute_line --regexp '^khsend: (build|boot)' <<<"$stderr"
+	[[ "$stderr" != *"build ..."* ]]
+	sed -e 's/^Subject: .*/Subject: [PATCH v2] init: cache me, reworded/' \
+		"$BATS_TEST_TMPDIR/cached.patch" > "$BATS_TEST_TMPDIR/v2.patch"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/v2.patch"
+	assert_success
+	assert_output --partial 'cached'
+}
+
+@test "a series that adds panic() to init/main.c fails with the panic" {
+	make_patch panic "$(after_sysctl_args 'panic("khsend test: deliberate panic");')"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/panic.patch"
+	assert_failure 1
+	assert_output --partial 'verdict: FAIL: kernel panic'
+	assert_output --partial 'Kernel panic - not syncing: khsend test: deliberate panic'
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
+@test "a series that adds WARN_ON(1) fails with the warning" {
+	make_patch warn "$(after_sysctl_args 'WARN_ON(1);')"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/warn.patch"
+	assert_failure 1
+	assert_output --partial 'verdict: FAIL: the kernel complained on the console'
+	assert_output --regexp 'WARNING: CPU: 0 PID: 1 at init/main.c:[0-9]+ kernel_init'
+	refute_output --partial 'pre-existing'
+}
+
+@test "a series that does not apply exits 2 with git's message and leaves the tree clean" {
+	clone_mini_kernel linux
+	(
+		cd linux &&
+		make_commit init/main.c 's/^\tdo_sysctl_args();$/\tdo_sysctl_args(); \/* one *\//' 'init: one' &&
+		make_commit init/main.c 's/ \/\* one \*\// \/* two *\//' 'init: two' &&
+		git format-patch -q -1 --stdout > "$BATS_TEST_TMPDIR/two.patch"
+	)
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/two.patch"
+	assert_failure 2
+	[[ "$stderr" == *"does not apply"* ]]
+	[[ "$stderr" == *"patch does not apply"* ]]
+	assert_private_tree_reset "$DEFAULT_SRC"
+	assert_equal "$(git -C "$DEFAULT_SRC" rev-parse HEAD)" \
+		"$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)"
+}
+
+@test "a kernel that hangs times out, and QEMU is gone afterwards" {
+	make_patch hang "$(after_sysctl_args 'for (;;) msleep(1000);')"
+	run --separate-stderr "$KHSEND" boot --timeout 20 "$BATS_TEST_TMPDIR/hang.patch"
+	assert_failure 1
+	assert_output --partial 'verdict: FAIL: timed out'
+	log=$(serial_log_of "$output")
+	nonce=$(grep -o 'khsend_nonce=[0-9a-f]*' "$log" | head -n 1)
+	[ -n "$nonce" ]
+	run pgrep -f "$nonce"
+	assert_failure
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
+@test "Ctrl-C during the boot stops QEMU and resets the work tree" {
+	make_patch hang "$(after_sysctl_args 'for (;;) msleep(1000);')"
+	"$KHSEND" boot --timeout 300 "$BATS_TEST_TMPDIR/hang.patch" > out 2> err 3>&- &
+	pid=$!
+	# Wait for this run's QEMU (its kernel is under our cache), at most 5 minutes.
+	for _ in $(seq 600); do
+		pgrep -f "qemu-system-x86_64.*$KHSEND_CACHE_DIR" > /dev/null && break
+		sleep 0.5
+	done
+	run pgrep -f "qemu-system-x86_64.*$KHSEND_CACHE_DIR"
+	assert_success
+	kill -INT "$pid"
+	run wait "$pid"
+	assert_equal "$status" 130
+	run pgrep -f "qemu-system-x86_64.*$KHSEND_CACHE_DIR"
+	assert_failure
+	run grep -c interrupted err
+	assert_output 1
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
+@test "--tree boots commits of a user's checkout and leaves it bit-identical; base warnings are pre-existing" {
+	# A user's kernel checkout, kept between runs like the default tree (its build stays warm).
+	user="$KHSEND_TEST_CACHE/boot-user-linux"
+	if [ ! -d "$user/.git" ]; then
+		git clone -q "$DEFAULT_SRC" "$user.tmp"
+		mv "$user.tmp" "$user"
+	fi
+	git -C "$user" checkout -q -f -B work "$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)"
+	git -C "$user" config user.name "$GIT_AUTHOR_NAME"
+	git -C "$user" config user.email "$GIT_AUTHOR_EMAIL"
+	# The user's base already warns; the series on top only adds a line.
+	(
+		cd "$user" &&
+		make_commit init/main.c "$(after_sysctl_args 'WARN_ON(1);')" 'init: an old warning' &&
+		make_commit init/main.c "$(after_sysctl_args 'pr_info("khsend test: on top\\n");')" 'init: on top'
+	)
+	# The user has work in progress too: a staged and an unstaged change.
+	echo staged >> "$user/README"
+	git -C "$user" add README
+	echo unstaged >> "$user/COPYING"
+	snapshot() {
+		git -C "$user" rev-parse HEAD
+		git -C "$user" symbolic-ref HEAD
+		git -C "$user" show-ref
+		sha1sum "$user/.git/index"
+		git -C "$user" status --porcelain --ignored
+		(cd "$user" && find . -path ./.git -prune -o -type f -printf '%p %s %T@\n' | sort | sha1sum)
+		(cd "$user" && git diff HEAD | sha1sum)
+	}
+	before=$(snapshot)
+	cd "$user"
+	run --separate-stderr "$KHSEND" boot --tree "$user" HEAD~1..HEAD
+	cd "$BATS_TEST_TMPDIR"
+	assert_success
+	assert_output --partial "khsend boot: $user, base $(git -C "$user" rev-parse --short=12 HEAD~1)"
+	assert_output --partial 'verdict: PASS'
+	assert_output --partial 'pre-existing'
+	assert_output --regexp 'WARNING: CPU: 0 PID: 1 at init/main.c'
+	assert_equal "$(snapshot)" "$before"
+	private=$(ls -d "$KHSEND_CACHE_DIR"/trees/boot-user-linux-*/src)
+	assert_private_tree_reset "$private"
+}
+
+@test "bad input is an error that names it" {
+	clone_mini_kernel linux
+	(cd linux && make_commit init/main.c 's/^\tdo_sysctl_args();$/&\n/' 'init: blank' &&
+		git format-patch -q -1 --stdout > "$BATS_TEST_TMPDIR/ok.patch")
+	run --separate-stderr "$KHSEND" boot --tree "$BATS_TEST_TMPDIR" ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"--tree"*"not a git checkout"* ]]
+	run --separate-stderr "$KHSEND" boot --tree linux ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"does not look like a kernel tree"* ]]
+	run --separate-stderr "$KHSEND" boot --base no-such-rev ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"--base 'no-such-rev'"* ]]
+	run --separate-stderr "$KHSEND" boot --timeout soon ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"--timeout"* ]]
+	run --separate-stderr "$KHSEND" boot
+	assert_failure 2
+	printf 'Subject: [PATCH 0/1] cover\n\nJust words.\n' > cover.patch
+	run --separate-stderr "$KHSEND" boot cover.patch
+	assert_failure 2
+	[[ "$stderr" == *"no patch to apply"* ]]
+}
