@@ -53,6 +53,7 @@ make_env(struct child_process *cp, const char *cache)
 		     "CC", "LD", "O", "V", "W", "C", "M", "GIT_DIR", "GIT_WORK_TREE", NULL);
 	/* The same inputs give the same objects: no dates or host names in the build. */
 	strvec_pushl(&cp->env, "LC_ALL=C", "KBUILD_BUILD_USER=khsend", "KBUILD_BUILD_HOST=khsend",
+		     "KBUILD_BUILD_VERSION=1",
 		     "KBUILD_BUILD_TIMESTAMP=Thu Jan  1 00:00:00 UTC 1970", NULL);
 	/* One ccache for every tree; paths under the cache become relative, so trees share hits. */
 	strvec_pushf(&cp->env, "CCACHE_DIR=%s/ccache", cache);
@@ -89,8 +90,15 @@ run_make(const struct boot_tree *t, const char *target, int log_fd, const char *
 	strvec_pushf(&cp.args, "O=%s", t->build);
 	strvec_pushf(&cp.args, "-j%ld", ncpu > 0 ? ncpu : 1);
 	strvec_push(&cp.args, "ARCH=x86_64");
-	if (have_ccache())
+	if (have_ccache()) {
 		strvec_push(&cp.args, "CC=ccache gcc");
+		/*
+		 * CCACHE_BASEDIR turns the source paths relative ("../src/init/main.c"),
+		 * which kbuild's own -fmacro-prefix-map no longer strips from __FILE__:
+		 * strip that prefix too, so WARNING lines name "init/main.c".
+		 */
+		strvec_push(&cp.args, "KCFLAGS=-fmacro-prefix-map=../src/=");
+	}
 	strvec_push(&cp.args, target);
 	make_env(&cp, t->cache);
 	end = watch_command(&cp, &w, &outcome);

@@ -102,6 +102,17 @@ end_group(struct child_process *cp, pid_t pgid, int *outcome)
 	kill(-pgid, SIGKILL);
 }
 
+/* WATCH_EXITED to go on waiting, or why to stop. */
+static enum watch_end
+must_stop(double deadline)
+{
+	if (boot_interrupted)
+		return WATCH_INTERRUPTED;
+	if (deadline >= 0 && monotonic_seconds() >= deadline)
+		return WATCH_TIMED_OUT;
+	return WATCH_EXITED;
+}
+
 enum watch_end
 watch_command(struct child_process *cp, struct watch *w, int *outcome)
 {
@@ -132,14 +143,8 @@ watch_command(struct child_process *cp, struct watch *w, int *outcome)
 		struct pollfd pfd = { .fd = open_fd, .events = POLLIN };
 		int rc;
 
-		if (boot_interrupted) {
-			end = WATCH_INTERRUPTED;
+		if ((end = must_stop(deadline)) != WATCH_EXITED)
 			break;
-		}
-		if (deadline >= 0 && monotonic_seconds() >= deadline) {
-			end = WATCH_TIMED_OUT;
-			break;
-		}
 		rc = poll(&pfd, 1, 200);
 		if (rc < 0 && errno != EINTR)
 			die_errno("poll");
@@ -174,16 +179,9 @@ watch_command(struct child_process *cp, struct watch *w, int *outcome)
 
 	if (end == WATCH_EXITED) {
 		/* Output closed: the child is ending; it may still need a moment. */
-		while (!wait_command_timeout(cp, 200, outcome)) {
-			if (boot_interrupted) {
-				end = WATCH_INTERRUPTED;
+		while (!wait_command_timeout(cp, 200, outcome))
+			if ((end = must_stop(deadline)) != WATCH_EXITED)
 				break;
-			}
-			if (deadline >= 0 && monotonic_seconds() >= deadline) {
-				end = WATCH_TIMED_OUT;
-				break;
-			}
-		}
 	}
 	if (end != WATCH_EXITED) {
 		int ignored;

@@ -56,6 +56,8 @@ char *shipped_file(const char *beside_binary, const char *installed);
 void progress_stage(const char *stage);
 __attribute__((format(printf, 1, 2))) void progress_update(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void progress_done(const char *fmt, ...);
+/* Wipe the updating line before printing anything else on stderr. */
+void progress_clear(void);
 
 /* ---- boot-tree.c: the cache, the private work trees, git am ---- */
 

@@ -67,6 +67,15 @@ progress_update(const char *fmt, ...)
 }
 
 void
+progress_clear(void)
+{
+	if (line_open) {
+		fputs("\r\033[K", stderr);
+		line_open = 0;
+	}
+}
+
+void
 progress_done(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -76,10 +85,7 @@ progress_done(const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (line_open) {
-		fputs("\r\033[K", stderr);
-		line_open = 0;
-	}
+	progress_clear();
 	note("%s: %s (%.1f s)", current, sb.buf, elapsed);
 	strbuf_release(&sb);
 }

@@ -157,6 +157,7 @@ qemu_boot(const struct qemu_params *p, struct qemu_run *run)
 		remember_accel(memo, "kvm");
 		goto out;
 	}
+	progress_clear();
 	note("/dev/kvm opens, but a KVM guest did not start within %d s; booting with TCG instead",
 	     KVM_PROBE_SECONDS);
 	rc = run_once(p, "tcg", p->timeout, run);

@@ -88,6 +88,8 @@ vrun_git(const char *dir, struct strbuf *out, int quiet_fail, va_list ap)
 		strvec_push(&cp.args, arg);
 	cp.dir = dir;
 	private_git_env(&cp);
+	/* Out of the terminal's reach: a Ctrl-C lets it finish, then we reset. */
+	cp.new_process_group = 1;
 	{
 		struct strbuf cmd = STRBUF_INIT;
 
@@ -345,7 +347,10 @@ extract_and_commit(const char *tmp, char **top)
 	strvec_pushl(&cp.args, "tar", "--no-same-owner", "-xJf", KERNEL_TARBALL, "-C", tmp, NULL);
 	strvec_push(&cp.env, "LC_ALL=C");
 	cp.no_stdin = 1;
+	cp.new_process_group = 1;
 	rc = run_command(&cp);
+	if (boot_interrupted)
+		return -1;
 	if (rc)
 		return error("tar -xJf %s %s", KERNEL_TARBALL, describe_outcome(rc, why, sizeof(why)));
 	*top = only_subdir(tmp);
@@ -354,7 +359,8 @@ extract_and_commit(const char *tmp, char **top)
 	note("recording it as a git repository with one base commit");
 	/* -f: the kernel's own .gitignore files must not leave shipped files out. */
 	if (run_git(*top, NULL, "init", "--quiet", "--initial-branch=khsend", NULL) ||
-	    run_git(*top, NULL, "-c", "core.looseCompression=1", "add", "--all", "--force", NULL))
+	    run_git(*top, NULL, "-c", "core.looseCompression=1", "add", "--all", "--force", NULL) ||
+	    boot_interrupted)
 		return -1;
 	{
 		struct child_process commit = CHILD_PROCESS_INIT;
@@ -364,6 +370,7 @@ extract_and_commit(const char *tmp, char **top)
 			     DEFAULT_TREE_SUBJECT, NULL);
 		commit.dir = *top;
 		private_git_env(&commit);
+		commit.new_process_group = 1;
 		strvec_pushl(&commit.env, "GIT_AUTHOR_NAME=" KHSEND_IDENT_NAME,
 			     "GIT_AUTHOR_EMAIL=" KHSEND_IDENT_EMAIL,
 			     "GIT_AUTHOR_DATE=" KHSEND_IDENT_DATE, NULL);
@@ -468,11 +475,14 @@ int
 tree_reset(const struct boot_tree *t, const char *commit)
 {
 	char *am_state = xstrfmt("%s/.git/rebase-apply", t->src);
+	char *index_lock = xstrfmt("%s/.git/index.lock", t->src);
 	int rc;
 
-	/* An interrupted git am leaves its state; it is ours, so drop it. */
+	/* A git killed mid-way leaves its state; the tree is ours (we hold its lock), so drop it. */
 	remove_dir_recursively(am_state);
+	unlink(index_lock);
 	free(am_state);
+	free(index_lock);
 	rc = run_git(t->src, NULL, "checkout", "--quiet", "--force", "--detach", commit, NULL);
 	if (!rc)
 		rc = run_git(t->src, NULL, "clean", "--quiet", "-d", "-x", "--force", "--force", NULL);
@@ -490,6 +500,7 @@ tree_apply(const struct boot_tree *t, const struct strvec *mails, struct strbuf 
 	strvec_pushv(&cp.args, mails->v);
 	cp.dir = t->src;
 	private_git_env(&cp);
+	cp.new_process_group = 1;
 	rc = pipe_command(&cp, NULL, 0, &out, why);
 	if (rc < 0) {
 		strbuf_release(&out);

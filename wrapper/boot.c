@@ -80,6 +80,7 @@ die_of_signal(void)
 {
 	int sig = boot_interrupted;
 
+	progress_clear();
 	note("interrupted; the build and QEMU were stopped");
 	run_exit_cleanup();
 	signal(sig, SIG_DFL);
@@ -539,6 +540,8 @@ run_pipeline(struct boot_run *r)
 		goto out;
 	r->applied = 1;
 	rc = tree_apply(&r->tree, &r->mails, &why);
+	if (boot_interrupted)
+		goto out;
 	if (rc) {
 		if (rc > 0)
 			print_am_failure(r, &why);
