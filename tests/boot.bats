@@ -146,9 +146,13 @@ serial_log_of() {
 	[[ "$stderr" != *"build ..."* ]]
 	sed -e 's/^Subject: .*/Subject: [PATCH v2] init: cache me, reworded/' \
 		"$BATS_TEST_TMPDIR/cached.patch" > "$BATS_TEST_TMPDIR/v2.patch"
-	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/v2.patch"
+	# --keep leaves the series applied in the private tree, cached or not.
+	run --separate-stderr "$KHSEND" boot --keep "$BATS_TEST_TMPDIR/v2.patch"
 	assert_success
 	assert_output --partial 'cached'
+	[[ "$stderr" == *"--keep: the series is left applied in '$DEFAULT_SRC'"* ]]
+	run grep -c 'khsend test: cache me' "$DEFAULT_SRC/init/main.c"
+	assert_output 1
 }
 
 @test "a series that adds panic() to init/main.c fails with the panic" {

@@ -28,6 +28,11 @@ struct boot_options {
  * Apply the mails (paths; ones without a diff are skipped) onto the base,
  * build, boot.  EXIT_CLEAN booted clean, EXIT_FINDING build/boot failed
  * (reported), EXIT_ERROR error (reported).
+ *
+ * The report goes to stdout, progress and errors to stderr.  The tree's
+ * cache directory is locked for the whole run (a second khsend waits).
+ * SIGINT/SIGTERM/SIGHUP during the run stop make and QEMU, reset the
+ * private work tree, and then end the process with that signal.
  */
 int boot_series(const struct boot_options *opts, const struct strvec *mail_files, git_repository *repo);
 
