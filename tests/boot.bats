@@ -286,6 +286,9 @@ serial_log_of() {
 	run --separate-stderr "$KHSEND" boot --timeout soon ok.patch
 	assert_failure 2
 	[[ "$stderr" == *"--timeout"* ]]
+	KHSEND_CACHE_DIR="$BATS_TEST_TMPDIR/a cache" run --separate-stderr "$KHSEND" boot ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"'$BATS_TEST_TMPDIR/a cache' has white space"* ]]
 	run --separate-stderr "$KHSEND" boot
 	assert_failure 2
 	printf 'Subject: [PATCH 0/1] cover\n\nJust words.\n' > cover.patch

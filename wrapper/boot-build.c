@@ -58,6 +58,8 @@ make_env(struct child_process *cp, const char *cache)
 	/* One ccache for every tree; paths under the cache become relative, so trees share hits. */
 	strvec_pushf(&cp->env, "CCACHE_DIR=%s/ccache", cache);
 	strvec_pushf(&cp->env, "CCACHE_BASEDIR=%s", cache);
+	/* kbuild asks for -MMD anyway: on a miss, no extra preprocessor run (the cold build). */
+	strvec_push(&cp->env, "CCACHE_DEPEND=1");
 }
 
 static int

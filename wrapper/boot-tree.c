@@ -250,6 +250,10 @@ tree_open(struct boot_tree *t, const char *cache, const char *user_tree)
 	int rc = 0;
 
 	t->cache = xstrdup(cache);
+	/* kbuild breaks on such paths (O= and the source path end up in make variables). */
+	if (strpbrk(cache, " \t\n:"))
+		return error("the cache directory '%s' has white space or a colon, which the kernel "
+			     "build cannot take; set KHSEND_CACHE_DIR or khsend.cacheDir elsewhere", cache);
 	if (user_tree) {
 		if (user_tree_path(user_tree, &t->user_tree))
 			return -1;

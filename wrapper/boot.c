@@ -515,6 +515,8 @@ touched_files(struct boot_run *r)
 static void
 finish_report(struct boot_run *r, int code, int cacheable)
 {
+	/* The console's lines are the guest's bytes: no terminal escapes get through. */
+	sanitize_terminal(r->report.buf);
 	fputs(r->report.buf, stdout);
 	fflush(stdout);
 	if (cacheable)
