@@ -289,6 +289,21 @@ serial_log_of() {
 	KHSEND_CACHE_DIR="$BATS_TEST_TMPDIR/a cache" run --separate-stderr "$KHSEND" boot ok.patch
 	assert_failure 2
 	[[ "$stderr" == *"'$BATS_TEST_TMPDIR/a cache' has white space"* ]]
+	# The git config keys are read (and checked) too.
+	git config --global khsend.bootTimeout soon
+	run --separate-stderr "$KHSEND" boot ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"khsend.bootTimeout 'soon': expected seconds"* ]]
+	git config --global --unset khsend.bootTimeout
+	git config --global khsend.tree "$BATS_TEST_TMPDIR/linux"
+	run --separate-stderr "$KHSEND" boot ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"--tree '$BATS_TEST_TMPDIR/linux' does not look like a kernel tree"* ]]
+	git config --global --unset khsend.tree
+	git config --global khsend.cacheDir "$BATS_TEST_TMPDIR/a cache"
+	KHSEND_CACHE_DIR= run --separate-stderr "$KHSEND" boot ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"'$BATS_TEST_TMPDIR/a cache' has white space"* ]]
 	run --separate-stderr "$KHSEND" boot
 	assert_failure 2
 	printf 'Subject: [PATCH 0/1] cover\n\nJust words.\n' > cover.patch
