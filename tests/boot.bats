@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2154 # $stderr is set by bats' run --separate-stderr
 # khsend boot: real linux-source 6.1, real builds, real QEMU.
 #
 # The default tree and its build directory live in a suite-level cache
@@ -105,6 +106,7 @@ serial_log_of() {
 @test "the symbols that build the touched files are enabled, and coverage says what booted" {
 	# A two-patch series of files tinyconfig leaves out, from the default tree itself.
 	mkdir scratch
+	# shellcheck disable=SC2016 # sed's '$a': append a line
 	(
 		cd scratch && git init -q &&
 		for f in lib/crc8.c drivers/char/lp.c; do
@@ -142,8 +144,7 @@ serial_log_of() {
 	assert_output --partial 'cached'
 	assert_output --partial 'verdict: PASS'
 	# Nothing was built or booted the second time.
-	refute_line --regexp '^khsend: (build|boot)' <<<"$stderr"
-	[[ "$stderr" != *"build ..."* ]]
+	[[ "$stderr" != *"build ..."* && "$stderr" != *"boot ..."* ]]
 	sed -e 's/^Subject: .*/Subject: [PATCH v2] init: cache me, reworded/' \
 		"$BATS_TEST_TMPDIR/cached.patch" > "$BATS_TEST_TMPDIR/v2.patch"
 	# --keep leaves the series applied in the private tree, cached or not.
@@ -301,7 +302,7 @@ serial_log_of() {
 	[[ "$stderr" == *"--tree '$BATS_TEST_TMPDIR/linux' does not look like a kernel tree"* ]]
 	git config --global --unset khsend.tree
 	git config --global khsend.cacheDir "$BATS_TEST_TMPDIR/a cache"
-	KHSEND_CACHE_DIR= run --separate-stderr "$KHSEND" boot ok.patch
+	KHSEND_CACHE_DIR='' run --separate-stderr "$KHSEND" boot ok.patch
 	assert_failure 2
 	[[ "$stderr" == *"'$BATS_TEST_TMPDIR/a cache' has white space"* ]]
 	run --separate-stderr "$KHSEND" boot
