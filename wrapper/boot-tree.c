@@ -75,10 +75,10 @@ private_git_env(struct child_process *cp)
 
 /* Run git with the private environment; 0, or -1 with git's own words shown. */
 static int
-vrun_git(const char *dir, struct strbuf *out, int quiet_fail, va_list ap)
+vrun_git(const char *dir, struct strbuf *out, va_list ap)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf err = STRBUF_INIT, own = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, own = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct strbuf *sink = out ? out : &own;
 	const char *arg;
 	int rc;
@@ -86,29 +86,22 @@ vrun_git(const char *dir, struct strbuf *out, int quiet_fail, va_list ap)
 	strvec_push(&cp.args, "git");
 	while ((arg = va_arg(ap, const char *)))
 		strvec_push(&cp.args, arg);
+	/* For the message: the command as typed (pipe_command() clears cp.args). */
+	for (size_t i = 0; i < cp.args.nr; i++)
+		strbuf_addf(&cmd, "%s%s", i ? " " : "", cp.args.v[i]);
 	cp.dir = dir;
 	private_git_env(&cp);
 	/* Out of the terminal's reach: a Ctrl-C lets it finish, then we reset. */
 	cp.new_process_group = 1;
-	{
-		struct strbuf cmd = STRBUF_INIT;
-
-		for (size_t i = 0; i < cp.args.nr; i++) {
-			if (i)
-				strbuf_addch(&cmd, ' ');
-			strbuf_addstr(&cmd, cp.args.v[i]);
-		}
-		rc = pipe_command(&cp, NULL, 0, sink, &err);
-		if (rc && !quiet_fail) {
-			strbuf_trim(&err);
-			error("'%s' in '%s' failed%s%s", cmd.buf, dir ? dir : ".", err.len ? ":\n" : "",
-			      err.buf);
-		}
-		strbuf_release(&cmd);
+	rc = pipe_command(&cp, NULL, 0, sink, &err);
+	if (rc) {
+		strbuf_trim(&err);
+		error("'%s' in '%s' failed%s%s", cmd.buf, dir ? dir : ".", err.len ? ":\n" : "", err.buf);
 	}
 	strbuf_trim(sink);
 	strbuf_release(&err);
 	strbuf_release(&own);
+	strbuf_release(&cmd);
 	return rc ? -1 : 0;
 }
 
@@ -119,7 +112,7 @@ run_git(const char *dir, struct strbuf *out, ...)
 	int rc;
 
 	va_start(ap, out);
-	rc = vrun_git(dir, out, 0, ap);
+	rc = vrun_git(dir, out, ap);
 	va_end(ap);
 	return rc;
 }
@@ -132,7 +125,7 @@ tree_git_capture(const struct boot_tree *t, struct strbuf *out, ...)
 
 	strbuf_reset(out);
 	va_start(ap, out);
-	rc = vrun_git(t->src, out, 0, ap);
+	rc = vrun_git(t->src, out, ap);
 	va_end(ap);
 	return rc;
 }

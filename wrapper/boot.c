@@ -189,15 +189,16 @@ print_am_failure(const struct boot_run *r, const struct strbuf *why)
 	strbuf_release(&shown);
 }
 
+/* Each line of `text` that names a .c file. */
 static void
-push_lines(struct strvec *out, const struct strbuf *text, const char *suffix)
+push_c_files(struct strvec *out, const struct strbuf *text)
 {
 	for (const char *p = text->buf; *p;) {
 		const char *nl = strchrnul(p, '\n');
+		size_t len = (size_t)(nl - p);
 
-		if (nl > p && (!suffix || (size_t)(nl - p) > strlen(suffix)) &&
-		    (!suffix || !strncmp(nl - strlen(suffix), suffix, strlen(suffix))))
-			strvec_push_nodup(out, xstrndup(p, (size_t)(nl - p)));
+		if (len > 2 && !strncmp(nl - 2, ".c", 2))
+			strvec_push_nodup(out, xstrndup(p, len));
 		p = *nl ? nl + 1 : nl;
 	}
 }
@@ -506,7 +507,7 @@ touched_files(struct boot_run *r)
 		strbuf_release(&out);
 		return -1;
 	}
-	push_lines(&r->touched, &out, ".c");
+	push_c_files(&r->touched, &out);
 	strbuf_release(&out);
 	return 0;
 }
