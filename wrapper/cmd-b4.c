@@ -482,9 +482,6 @@ cmd_b4(int argc, const char **argv)
 	}
 	ctx_init(&ctx, &a.policies);
 	ctx_check_allow(&ctx, &a.allow);
-	if (a.boot > 0 || (a.boot < 0 && repo_config_get_bool(ctx.repo, "khsend.boot", &rc) > 0 && rc))
-		die("the boot smoke test is not part of this khsend yet; send with --no-boot "
-		    "(or unset khsend.boot)");
 	outgoing_init(&out, ctx_tmpdir(&ctx));
 	detector_init(&det, &ctx.policy, &a.allow);
 
@@ -559,7 +556,11 @@ cmd_b4(int argc, const char **argv)
 		ret = EXIT_FINDING;
 		goto out;
 	}
-	/* The boot smoke test goes here: after the check, before b4 sends. */
+	/* The boot smoke test, on the messages b4 wrote: after the check, before b4 sends. */
+	if (ctx_want_boot(&ctx, a.boot) && (ret = outgoing_boot(&out, ctx.repo)) != EXIT_CLEAN) {
+		note("nothing was sent");
+		goto out;
+	}
 
 	/* 3. What the transport needs to accept exactly these messages. */
 	state = xstrfmt("%s/b4-state", ctx_tmpdir(&ctx));

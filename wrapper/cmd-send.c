@@ -107,25 +107,6 @@ take_khsend_options(int argc, const char **argv, struct khsend_options *ko, stru
 	}
 }
 
-/* --boot / --no-boot / khsend.boot: the smoke test of the boot issue. */
-static int
-want_boot(const struct khsend_options *ko, git_repository *repo)
-{
-	int on = ko->boot, rc;
-
-	if (on < 0) {
-		rc = repo_config_get_bool(repo, "khsend.boot", &on);
-		if (rc < 0)
-			die("khsend.boot must be true or false");
-		if (!rc)
-			on = 0;	/* the default once the boot smoke test exists: on */
-	}
-	if (on)
-		die("the boot smoke test is not part of this khsend yet; send with --no-boot "
-		    "(or unset khsend.boot)");
-	return 0;
-}
-
 const char *
 khsend_self_path(void)
 {
@@ -372,7 +353,7 @@ cmd_send(int argc, const char **argv)
 
 	ctx_init(&ctx, &ko.policies);
 	ctx_check_allow(&ctx, &ko.allow);
-	st.booted = want_boot(&ko, ctx.repo);
+	st.booted = ctx_want_boot(&ctx, ko.boot);
 	sopts.repo = ctx.repo;
 	sopts.format_patch = se.format_patch;
 	if (series_classify(&se.rest, &sopts, &files, &revs)) {
@@ -418,7 +399,11 @@ cmd_send(int argc, const char **argv)
 		note("%zu %s a note for the reviewers below the '---' line%s", out.annotated,
 		     out.annotated == 1 ? "patch gets" : "patches get",
 		     out.cover >= 0 ? ", and the cover letter a summary" : "");
-	/* The boot smoke test goes here: after the check, before anything is sent. */
+	/* The boot smoke test: after the check and the notes, before anything is sent. */
+	if (st.booted && (ret = outgoing_boot(&out, ctx.repo)) != EXIT_CLEAN) {
+		note("nothing was sent");
+		goto out;
+	}
 
 	/*
 	 * One directory argument rather than one per file: git send-email runs

@@ -29,6 +29,8 @@ static const struct command commands[] = {
 	{ "send", cmd_send, "check a series, then send it with git send-email (the default)" },
 	{ "b4", cmd_b4, "check the series of a b4 prep branch, then send it with b4 send" },
 	{ "check", cmd_check, "check a series against the policy" },
+	{ "boot", cmd_boot, "build the series into a kernel and boot it in QEMU" },
+	{ "setup", cmd_setup, "prepare the default kernel tree for khsend boot" },
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
 	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
@@ -72,6 +74,19 @@ ctx_release(struct khsend_ctx *ctx)
 	free(ctx->tmpdir);
 	ctx->repo = NULL;
 	ctx->tmpdir = NULL;
+}
+
+int
+ctx_want_boot(const struct khsend_ctx *ctx, int flag)
+{
+	int on = 1, rc;
+
+	if (flag >= 0)
+		return flag;
+	rc = repo_config_get_bool(ctx->repo, "khsend.boot", &on);
+	if (rc < 0)
+		die("khsend.boot must be true or false");
+	return rc ? on : 1;
 }
 
 void

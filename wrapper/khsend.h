@@ -22,9 +22,13 @@ void ctx_init(struct khsend_ctx *ctx, const struct strvec *policies);
 const char *ctx_tmpdir(struct khsend_ctx *ctx);
 void ctx_release(struct khsend_ctx *ctx);
 
+/* --boot / --no-boot (1/0; -1 not given) over khsend.boot over the default, on. */
+int ctx_want_boot(const struct khsend_ctx *ctx, int flag);
+
 /* Check that every --allow ID names an entry that permits overriding; exit 2 otherwise. */
 void ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow);
 
+int cmd_boot(int argc, const char **argv);
 int cmd_check(int argc, const char **argv);
 int cmd_send(int argc, const char **argv);
 int cmd_b4(int argc, const char **argv);
@@ -34,6 +38,7 @@ int cmd_policy(int argc, const char **argv);
 int cmd_reply(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_scan(int argc, const char **argv);
+int cmd_setup(int argc, const char **argv);
 
 /* The hidden entry points git send-email and b4 call back into; -1 if `name` is not theirs. */
 int send_hook(const char *name, int argc, const char **argv);

@@ -1,6 +1,7 @@
 /* outgoing: copy, split and format-patch the series into the private directory; check; annotate. */
 #define _GNU_SOURCE
 #include "outgoing.h"
+#include "boot.h"
 #include "annotate.h"
 #include "path.h"
 #include "run-command.h"
@@ -316,5 +317,20 @@ outgoing_annotate(struct outgoing *o, const struct detector *d)
 		}
 	}
 	free(all);
+	return ret;
+}
+
+int
+outgoing_boot(const struct outgoing *o, git_repository *repo)
+{
+	struct boot_options opts = { NULL, NULL, 0, 0, 0 };
+	struct strvec files = STRVEC_INIT;
+	int ret;
+
+	boot_options_from_config(&opts, repo);
+	for (size_t i = 0; i < o->nr; i++)
+		strvec_push(&files, o->v[i].file);
+	ret = boot_series(&opts, &files, repo);
+	strvec_clear(&files);
 	return ret;
 }

@@ -57,6 +57,13 @@ int outgoing_annotate(struct outgoing *o, const struct detector *d);
  */
 const char *outgoing_gather(struct outgoing *o);
 
+/*
+ * The boot smoke test (boot_series()) on exactly these files, as they go
+ * out; the tree and limits come from khsend.tree and friends.  Its exit
+ * status: EXIT_CLEAN booted clean, EXIT_FINDING did not, EXIT_ERROR.
+ */
+int outgoing_boot(const struct outgoing *o, git_repository *repo);
+
 /* Which message of the series a finding is in (its index in o->v). */
 size_t outgoing_index(const struct finding *f);
 

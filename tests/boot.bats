@@ -1,0 +1,341 @@
+#!/usr/bin/env bats
+# shellcheck disable=SC2154 # $stderr is set by bats' run --separate-stderr
+# khsend boot: real linux-source 6.1, real builds, real QEMU.
+#
+# The default tree and its build directory live in a suite-level cache
+# ($KHSEND_TEST_CACHE/boot, kept between runs), so the cold build happens
+# once and every later test rebuilds only init/main.c.  Verdicts are
+# wiped at the start of each run so that every run builds and boots.
+
+setup_file() {
+	load test_helper
+	# Say what is missing rather than fail test by test (Debian package names).
+	local tool missing=
+	for tool in qemu-system-x86_64:qemu-system-x86 flex:flex bison:bison bc:bc gcc:gcc \
+		make:make ar:binutils; do
+		command -v "${tool%%:*}" > /dev/null || missing+=" ${tool#*:}"
+	done
+	[ -e /usr/include/libelf.h ] || missing+=" libelf-dev"
+	[ -e "$KERNEL_TARBALL" ] || missing+=" linux-source-6.1"
+	if [ -n "$missing" ]; then
+		echo "# khsend boot tests need: apt-get install$missing" >&3
+		return 1
+	fi
+	export KHSEND_CACHE_DIR="$KHSEND_TEST_CACHE/boot"
+	mkdir -p "$KHSEND_CACHE_DIR"
+	rm -rf "$KHSEND_CACHE_DIR"/trees/*/results
+}
+
+setup() {
+	load test_helper
+	common_setup
+	export KHSEND_CACHE_DIR="$KHSEND_TEST_CACHE/boot"
+	DEFAULT_SRC="$KHSEND_CACHE_DIR/trees/default/src"
+}
+
+# A patch against linux-source 6.1 made in a clone of the mini kernel (same files):
+# make_patch NAME SED-EXPR -> $BATS_TEST_TMPDIR/NAME.patch
+make_patch() {
+	local name=$1 expr=$2
+	[ -d linux ] || clone_mini_kernel linux
+	(
+		cd linux &&
+		make_commit init/main.c "$expr" "init: $name" &&
+		git format-patch -q -1 --stdout > "$BATS_TEST_TMPDIR/$name.patch"
+	)
+	run git -C linux diff --quiet HEAD~1 -- init/main.c
+	assert_failure
+	git -C linux reset -q --hard HEAD~1
+}
+
+# Insert C statements into kernel_init() of init/main.c, after do_sysctl_args().
+after_sysctl_args() {
+	printf 's|^\\tdo_sysctl_args();$|&\\n\\t%s|' "$1"
+}
+
+# The private tree is back on the base with nothing else in it.
+assert_private_tree_reset() {
+	run git -C "$1" status --porcelain --ignored
+	assert_success
+	assert_output ''
+	run test -e "$1/.git/rebase-apply"
+	assert_failure
+}
+
+serial_log_of() {
+	sed -n 's/.*(serial log: \(.*\))$/\1/p' <<<"$1" | head -n 1
+}
+
+@test "khsend setup prepares the default tree once and is idempotent" {
+	run "$KHSEND" setup
+	assert_success
+	run git -C "$DEFAULT_SRC" rev-list --count refs/khsend/base
+	assert_output 1
+	stamp=$(stat -c %Y.%i "$DEFAULT_SRC/.git/khsend-source")
+	# A leftover of a killed setup is cleared; the tree is not extracted again.
+	mkdir "$KHSEND_CACHE_DIR/trees/default/setup.stale"
+	run --separate-stderr "$KHSEND" setup
+	assert_success
+	refute_output --partial extracting
+	run test -e "$KHSEND_CACHE_DIR/trees/default/setup.stale"
+	assert_failure
+	assert_equal "$(stat -c %Y.%i "$DEFAULT_SRC/.git/khsend-source")" "$stamp"
+	# Fixed identity and date: the commit id follows from the tree alone.
+	tree=$(git -C "$DEFAULT_SRC" rev-parse 'refs/khsend/base^{tree}')
+	want=$(printf 'tree %s\nauthor khsend <khsend@localhost> 1700000000 +0000\ncommitter khsend <khsend@localhost> 1700000000 +0000\n\n%s\n' \
+		"$tree" "linux-source 6.1 (Debian's linux-source-6.1, as packaged)" |
+		git hash-object -t commit --stdin)
+	assert_equal "$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)" "$want"
+}
+
+@test "a clean series boots, passes and reports its coverage" {
+	make_patch hello "$(after_sysctl_args 'pr_info("khsend test: a harmless line\\n");')"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/hello.patch"
+	assert_success
+	assert_output --partial 'verdict: PASS'
+	assert_output --partial 'coverage: 1 of 1 touched .c files compiled into the booted kernel'
+	assert_output --partial 'compiled:     init/main.c'
+	log=$(serial_log_of "$output")
+	run grep -c 'khsend test: a harmless line' "$log"
+	assert_output 1
+	run grep -c '^KHSEND-INIT-OK ' "$log"
+	assert_output 1
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
+@test "the symbols that build the touched files are enabled, and coverage says what booted" {
+	# A two-patch series of files tinyconfig leaves out, from the default tree itself.
+	mkdir scratch
+	# shellcheck disable=SC2016 # sed's '$a': append a line
+	(
+		cd scratch && git init -q &&
+		for f in lib/crc8.c drivers/char/lp.c; do
+			mkdir -p "$(dirname "$f")" &&
+			git -C "$DEFAULT_SRC" show "refs/khsend/base:$f" > "$f" || return 1
+		done &&
+		git add -A && git commit -q -m base &&
+		make_commit lib/crc8.c '$a /* khsend test: crc8 */' 'lib/crc8: a comment' &&
+		make_commit drivers/char/lp.c '$a /* khsend test: lp */' 'char/lp: a comment' &&
+		git format-patch -q -2 -o "$BATS_TEST_TMPDIR/series"
+	)
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/series"
+	assert_success
+	assert_output --partial 'series: 2 patches applied'
+	assert_output --partial ' + CONFIG_CRC8=y'
+	assert_output --partial ' + CONFIG_PRINTER=y'
+	# PRINTER needs PARPORT, which tinyconfig has not: the report says so, and coverage shows it.
+	assert_output --partial 'not enabled: CONFIG_PRINTER=y'
+	assert_output --partial 'coverage: 1 of 2 touched .c files compiled into the booted kernel'
+	assert_output --partial 'compiled:     lib/crc8.c'
+	assert_output --partial 'not compiled: drivers/char/lp.c'
+	# A series of lp.c alone compiles none of the changed code, and says so plainly.
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR"/series/0002-*.patch
+	assert_success
+	assert_output --partial 'coverage: NONE of the changed code was compiled into the booted kernel'
+}
+
+@test "a second run of the same series, and a v2 with only a new message, are answered from the cache" {
+	make_patch cached "$(after_sysctl_args 'pr_info("khsend test: cache me\\n");')"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/cached.patch"
+	assert_success
+	refute_output --partial 'cached'
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/cached.patch"
+	assert_success
+	assert_output --partial 'cached'
+	assert_output --partial 'verdict: PASS'
+	# Nothing was built or booted the second time.
+	[[ "$stderr" != *"build ..."* && "$stderr" != *"boot ..."* ]]
+	sed -e 's/^Subject: .*/Subject: [PATCH v2] init: cache me, reworded/' \
+		"$BATS_TEST_TMPDIR/cached.patch" > "$BATS_TEST_TMPDIR/v2.patch"
+	# --keep leaves the series applied in the private tree, cached or not.
+	run --separate-stderr "$KHSEND" boot --keep "$BATS_TEST_TMPDIR/v2.patch"
+	assert_success
+	assert_output --partial 'cached'
+	[[ "$stderr" == *"--keep: the series is left applied in '$DEFAULT_SRC'"* ]]
+	run grep -c 'khsend test: cache me' "$DEFAULT_SRC/init/main.c"
+	assert_output 1
+}
+
+@test "a series that adds panic() to init/main.c fails with the panic" {
+	make_patch panic "$(after_sysctl_args 'panic("khsend test: deliberate panic");')"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/panic.patch"
+	assert_failure 1
+	assert_output --partial 'verdict: FAIL: kernel panic'
+	assert_output --partial 'Kernel panic - not syncing: khsend test: deliberate panic'
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
+@test "a series that adds WARN_ON(1) fails with the warning" {
+	make_patch warn "$(after_sysctl_args 'WARN_ON(1);')"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/warn.patch"
+	assert_failure 1
+	assert_output --partial 'verdict: FAIL: the kernel complained on the console'
+	assert_output --regexp 'WARNING: CPU: 0 PID: 1 at init/main.c:[0-9]+ kernel_init'
+	refute_output --partial 'pre-existing'
+}
+
+@test "khsend sends a series only after it booted clean, and one that panics not at all" {
+	make_patch sendme "$(after_sysctl_args 'pr_info("khsend test: send me\\n");')"
+	make_patch panicky "$(after_sysctl_args 'panic("khsend test: do not send me");')"
+	khs=$(make_sendmail sent)
+	cd linux
+	run --separate-stderr khsend --to=list@example.org --confirm=never --smtp-server="$khs" \
+		"$BATS_TEST_TMPDIR/sendme.patch"
+	assert_success
+	assert_output --partial 'verdict: PASS'
+	[ "$(sent_count sent)" -eq 1 ]
+	run grep -c 'khsend test: send me' "$BATS_TEST_TMPDIR/sent/msgtxt1"
+	assert_output 1
+	run --separate-stderr khsend --to=list@example.org --confirm=never --smtp-server="$khs" \
+		"$BATS_TEST_TMPDIR/panicky.patch"
+	assert_failure 1
+	assert_output --partial 'verdict: FAIL: kernel panic'
+	[[ "$stderr" == *"nothing was sent"* ]]
+	[ "$(sent_count sent)" -eq 1 ]
+	# khsend.boot=false (or --no-boot) sends without the smoke test.
+	git config khsend.boot false
+	run --separate-stderr khsend --to=list@example.org --confirm=never --smtp-server="$khs" \
+		"$BATS_TEST_TMPDIR/panicky.patch"
+	assert_success
+	refute_output --partial 'verdict'
+	[ "$(sent_count sent)" -eq 2 ]
+}
+
+@test "a series that does not apply exits 2 with git's message and leaves the tree clean" {
+	clone_mini_kernel linux
+	(
+		cd linux &&
+		make_commit init/main.c 's/^\tdo_sysctl_args();$/\tdo_sysctl_args(); \/* one *\//' 'init: one' &&
+		make_commit init/main.c 's/ \/\* one \*\// \/* two *\//' 'init: two' &&
+		git format-patch -q -1 --stdout > "$BATS_TEST_TMPDIR/two.patch"
+	)
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/two.patch"
+	assert_failure 2
+	[[ "$stderr" == *"does not apply"* ]]
+	[[ "$stderr" == *"patch does not apply"* ]]
+	assert_private_tree_reset "$DEFAULT_SRC"
+	assert_equal "$(git -C "$DEFAULT_SRC" rev-parse HEAD)" \
+		"$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)"
+}
+
+@test "a kernel that hangs times out, and QEMU is gone afterwards" {
+	make_patch hang "$(after_sysctl_args 'for (;;) msleep(1000);')"
+	run --separate-stderr "$KHSEND" boot --timeout 20 "$BATS_TEST_TMPDIR/hang.patch"
+	assert_failure 1
+	assert_output --partial 'verdict: FAIL: timed out'
+	log=$(serial_log_of "$output")
+	nonce=$(grep -o 'khsend_nonce=[0-9a-f]*' "$log" | head -n 1)
+	[ -n "$nonce" ]
+	run pgrep -f "$nonce"
+	assert_failure
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
+@test "Ctrl-C during the boot stops QEMU and resets the work tree" {
+	make_patch hang "$(after_sysctl_args 'for (;;) msleep(1000);')"
+	"$KHSEND" boot --timeout 300 "$BATS_TEST_TMPDIR/hang.patch" > out 2> err 3>&- &
+	pid=$!
+	# Wait for this run's QEMU (its kernel is under our cache), at most 5 minutes.
+	for _ in $(seq 600); do
+		pgrep -f "qemu-system-x86_64.*$KHSEND_CACHE_DIR" > /dev/null && break
+		sleep 0.5
+	done
+	run pgrep -f "qemu-system-x86_64.*$KHSEND_CACHE_DIR"
+	assert_success
+	kill -INT "$pid"
+	code=0
+	wait "$pid" || code=$?
+	assert_equal "$code" 130
+	run pgrep -f "qemu-system-x86_64.*$KHSEND_CACHE_DIR"
+	assert_failure
+	run grep -c interrupted err
+	assert_output 1
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
+@test "--tree boots commits of a user's checkout and leaves it bit-identical; base warnings are pre-existing" {
+	# A user's kernel checkout, kept between runs like the default tree (its build stays warm).
+	user="$KHSEND_TEST_CACHE/boot-user-linux"
+	if [ ! -d "$user/.git" ]; then
+		git clone -q "$DEFAULT_SRC" "$user.tmp"
+		mv "$user.tmp" "$user"
+	fi
+	git -C "$user" checkout -q -f -B work "$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)"
+	git -C "$user" config user.name "$GIT_AUTHOR_NAME"
+	git -C "$user" config user.email "$GIT_AUTHOR_EMAIL"
+	# The user's base already warns; the series on top only adds a line.  (commit -a and
+	# add -f: Debian's top-level .gitignore ignores every path, tracked ones included.)
+	sed -i -e "$(after_sysctl_args 'WARN_ON(1);')" "$user/init/main.c"
+	git -C "$user" commit -q -a -m 'init: an old warning'
+	sed -i -e "$(after_sysctl_args 'pr_info("khsend test: on top\\n");')" "$user/init/main.c"
+	git -C "$user" commit -q -a -m 'init: on top'
+	run git -C "$user" diff --quiet HEAD~2 -- init/main.c
+	assert_failure
+	# The user has work in progress too: a staged and an unstaged change.
+	echo staged >> "$user/README"
+	git -C "$user" add -f README
+	echo unstaged >> "$user/COPYING"
+	snapshot() {
+		git -C "$user" rev-parse HEAD
+		git -C "$user" symbolic-ref HEAD
+		git -C "$user" show-ref
+		sha1sum "$user/.git/index"
+		git -C "$user" status --porcelain --ignored
+		(cd "$user" && find . -path ./.git -prune -o -type f -printf '%p %s %T@\n' | sort | sha1sum)
+		(cd "$user" && git diff HEAD | sha1sum)
+	}
+	before=$(snapshot)
+	cd "$user"
+	run --separate-stderr "$KHSEND" boot --tree "$user" HEAD~1..HEAD
+	cd "$BATS_TEST_TMPDIR"
+	assert_success
+	assert_output --partial "khsend boot: $user, base $(git -C "$user" rev-parse --short=12 HEAD~1)"
+	assert_output --partial 'verdict: PASS'
+	assert_output --partial 'pre-existing'
+	assert_output --regexp 'WARNING: CPU: 0 PID: 1 at init/main.c'
+	assert_equal "$(snapshot)" "$before"
+	private=$(ls -d "$KHSEND_CACHE_DIR"/trees/boot-user-linux-*/src)
+	assert_private_tree_reset "$private"
+}
+
+@test "bad input is an error that names it" {
+	clone_mini_kernel linux
+	(cd linux && make_commit init/main.c 's/^\tdo_sysctl_args();$/&\n/' 'init: blank' &&
+		git format-patch -q -1 --stdout > "$BATS_TEST_TMPDIR/ok.patch")
+	run --separate-stderr "$KHSEND" boot --tree "$BATS_TEST_TMPDIR" ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"--tree"*"not a git checkout"* ]]
+	run --separate-stderr "$KHSEND" boot --tree linux ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"does not look like a kernel tree"* ]]
+	run --separate-stderr "$KHSEND" boot --base no-such-rev ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"--base 'no-such-rev'"* ]]
+	run --separate-stderr "$KHSEND" boot --timeout soon ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"--timeout"* ]]
+	KHSEND_CACHE_DIR="$BATS_TEST_TMPDIR/a cache" run --separate-stderr "$KHSEND" boot ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"'$BATS_TEST_TMPDIR/a cache' has white space"* ]]
+	# The git config keys are read (and checked) too.
+	git config --global khsend.bootTimeout soon
+	run --separate-stderr "$KHSEND" boot ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"khsend.bootTimeout 'soon': expected seconds"* ]]
+	git config --global --unset khsend.bootTimeout
+	git config --global khsend.tree "$BATS_TEST_TMPDIR/linux"
+	run --separate-stderr "$KHSEND" boot ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"--tree '$BATS_TEST_TMPDIR/linux' does not look like a kernel tree"* ]]
+	git config --global --unset khsend.tree
+	git config --global khsend.cacheDir "$BATS_TEST_TMPDIR/a cache"
+	KHSEND_CACHE_DIR='' run --separate-stderr "$KHSEND" boot ok.patch
+	assert_failure 2
+	[[ "$stderr" == *"'$BATS_TEST_TMPDIR/a cache' has white space"* ]]
+	run --separate-stderr "$KHSEND" boot
+	assert_failure 2
+	printf 'Subject: [PATCH 0/1] cover\n\nJust words.\n' > cover.patch
+	run --separate-stderr "$KHSEND" boot cover.patch
+	assert_failure 2
+	[[ "$stderr" == *"no patch to apply"* ]]
+}
