@@ -192,6 +192,10 @@ uninstall:
 check: $(PROG) $(BOOT_INIT)
 	KHSEND=$(abspath $(PROG)) KHSEND_SAN=$(SAN) $(BATS) $(if $(CI),--tap) tests
 
+# The README's main job (./quickstart.sh demo): the example series on the built-in defaults.
+demo: $(PROG) $(BOOT_INIT)
+	KHSEND=$(abspath $(PROG)) tools/demo.sh
+
 # What CI runs (./quickstart.sh test): the suite with the plain build, then with ASan/UBSan.
 ci:
 	$(MAKE) check
@@ -200,7 +204,7 @@ ci:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check ci clean fuzz install uninstall FORCE
+.PHONY: all check ci clean demo fuzz install uninstall FORCE
 
 # Benchmarks are not part of the suite: speed goals live here, not in timed tests.
 bench: $(PROG) bench-send

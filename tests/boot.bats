@@ -201,6 +201,27 @@ serial_log_of() {
 	[ "$(sent_count sent)" -eq 2 ]
 }
 
+@test "khsend b4 boots the prep branch's messages before b4 sends them" {
+	# b4 0.12 finds the cover letter with "git log --since=1.year": real dates here.
+	unset GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+	clone_mini_kernel linux
+	cd linux
+	b4 prep -n smoke > /dev/null 2>&1
+	make_commit init/main.c "$(after_sysctl_args 'panic("khsend test: do not send me");')" 'init: a panic'
+	printf '#!/bin/sh\nsed -i -e "s/^EDITME: cover title.*/A panic/" -e "/^EDITME: describe/,/under-the-cut/c\\\\\nIt panics." "$1"\n' \
+		> "$BATS_TEST_TMPDIR/cover-editor"
+	chmod +x "$BATS_TEST_TMPDIR/cover-editor"
+	EDITOR=$BATS_TEST_TMPDIR/cover-editor b4 prep --edit-cover > /dev/null 2>&1 < /dev/null
+	run git log -1 --format=%s HEAD~1
+	assert_output 'A panic'
+	git config sendemail.smtpserver "$(make_sendmail transport)"
+	run bash -c 'echo | khsend b4 --no-sign --to list@example.org'
+	assert_failure 1
+	assert_output --partial 'verdict: FAIL: kernel panic'
+	assert_output --partial 'nothing was sent'
+	[ "$(sent_count transport)" -eq 0 ]
+}
+
 @test "a series that does not apply exits 2 with git's message and leaves the tree clean" {
 	clone_mini_kernel linux
 	(
