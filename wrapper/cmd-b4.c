@@ -389,26 +389,18 @@ content_key(const char *raw, size_t len, struct strbuf *key)
 	strbuf_release(&subject);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* b4's -o output: NNNN-<slug>.eml, in series order. */
 static int
 list_preview(const char *dir, struct strvec *files)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
+	struct strvec names = STRVEC_INIT;
 
-	if (!d)
+	if (read_dir_sorted(dir, &names))
 		return error_errno("b4 wrote no messages into '%s'", dir);
-	while ((de = readdir(d)))
-		if (ends_with(de->d_name, ".eml"))
-			strvec_pushf(files, "%s/%s", dir, de->d_name);
-	closedir(d);
-	qsort(files->v, files->nr, sizeof(*files->v), cmp_str);
+	for (size_t i = 0; i < names.nr; i++)
+		if (ends_with(names.v[i], ".eml"))
+			strvec_pushf(files, "%s/%s", dir, names.v[i]);
+	strvec_clear(&names);
 	return 0;
 }
 

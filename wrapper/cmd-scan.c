@@ -9,7 +9,6 @@
 #include "strbuf.h"
 #include "usage.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,32 +77,22 @@ scan_file(struct scan *s, const char *rel, const char *abs)
 	strbuf_release(&buf);
 }
 
-static int
-cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Walk the tree in name order (so output is stable), skipping .git. */
 static void
 walk(struct scan *s, struct strbuf *rel, struct strbuf *abs)
 {
-	DIR *d = opendir(abs->buf);
 	struct strvec names = STRVEC_INIT;
-	struct dirent *de;
 	size_t rlen = rel->len, alen = abs->len;
 
-	if (!d) {
+	if (read_dir_sorted(abs->buf, &names)) {
 		warning("cannot read directory '%s': %s", abs->buf, strerror(errno));
 		return;
 	}
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strcmp(de->d_name, ".git"))
-			strvec_push(&names, de->d_name);
-	closedir(d);
-	qsort(names.v, names.nr, sizeof(*names.v), cmp_name);
 	for (size_t i = 0; i < names.nr; i++) {
 		struct stat st;
+
+		if (!strcmp(names.v[i], ".git"))
+			continue;
 
 		strbuf_setlen(rel, rlen);
 		strbuf_setlen(abs, alen);

@@ -3,6 +3,7 @@
 #include "path.h"
 #include "usage.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -145,6 +146,22 @@ expand_user_path(const char *path)
 	if (path[0] == '~' && (path[1] == '/' || !path[1]) && home)
 		return xstrfmt("%s%s", home, path + 1);
 	return xstrdup(path);
+}
+
+int
+read_dir_sorted(const char *dir, struct strvec *names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			strvec_push(names, de->d_name);
+	closedir(d);
+	strvec_sort(names);
+	return 0;
 }
 
 int

@@ -4,6 +4,7 @@
 
 #include "strbuf.h"
 #include "strvec.h"
+#include "strvec.h"
 
 /* mkdtemp() under $TMPDIR (or /tmp); die()s on failure; malloc()ed. */
 char *make_temp_dir(const char *prefix);
@@ -20,6 +21,9 @@ void xdg_config_dir(struct strbuf *out);
 void xdg_cache_dir(struct strbuf *out);
 /* Expand a leading "~/" the way git does for config paths. */
 char *expand_user_path(const char *path);
+
+/* The names in a directory but "." and "..", sorted; 0, or -1 with errno set. */
+int read_dir_sorted(const char *dir, struct strvec *names);
 
 int is_dir(const char *path);
 int is_regular_or_fifo(const char *path);

@@ -13,7 +13,6 @@
 #include "usage.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,26 +43,14 @@ is_patch_break(const char *line, size_t len)
 	return 1;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* A directory contributes its regular files, sorted by name as Perl's sort does. */
 static int
 add_directory(struct strvec *files, const char *dir)
 {
-	DIR *d = opendir(dir);
 	struct strvec names = STRVEC_INIT;
-	struct dirent *de;
 
-	if (!d)
+	if (read_dir_sorted(dir, &names))
 		return error_errno("Failed to opendir %s", dir);
-	while ((de = readdir(d)))
-		strvec_push(&names, de->d_name);
-	closedir(d);
-	qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
 	for (size_t i = 0; i < names.nr; i++) {
 		char *path = xstrfmt("%s/%s", dir, names.v[i]);
 

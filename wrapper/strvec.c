@@ -82,3 +82,16 @@ strvec_contains(const struct strvec *vec, const char *s)
 			return 1;
 	return 0;
 }
+
+static int
+cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void
+strvec_sort(struct strvec *vec)
+{
+	if (vec->nr)
+		qsort(vec->v, vec->nr, sizeof(*vec->v), cmp_strings);
+}

@@ -24,5 +24,7 @@ void strvec_pushl(struct strvec *vec, ...);	/* NULL-terminated */
 void strvec_pushv(struct strvec *vec, const char **items);
 void strvec_clear(struct strvec *vec);
 int strvec_contains(const struct strvec *vec, const char *s);
+/* Sort by strcmp(), as Perl's sort and ls do in the C locale. */
+void strvec_sort(struct strvec *vec);
 
 #endif
