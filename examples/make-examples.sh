@@ -93,7 +93,7 @@ git format-patch -q -1 -n --stdout --signature=2.25.1 \
 	--cc='kernel-list@example.org' \
 	> "$out/borken-fix.patch"
 
-# A genuine typo series (the typos are in ../shared/research/genuine-typos-6.1.md).
+# A genuine typo series (the typos are in tests/fixtures/genuine-typos-6.1.txt).
 git checkout -q -b typos master
 me='Ada Contributor <ada@example.org>'
 commit "$me" '1733000000 +0000' kernel/kprobes.c '654s/immmediately/immediately/' \

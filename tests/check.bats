@@ -11,7 +11,7 @@ setup() {
 
 # The seed patch that started this project, as the contributor sent it.
 @test "the seed's borken fix is blocked with the explanation of the joke" {
-	run -1 khsend check "$ROOT/../shared/seeds/002-patch-sched-topology-fix-a-spelling-mistake-in-error-message.patch"
+	run -1 khsend check "$ROOT/tests/fixtures/borken.patch"
 	assert_line 'kernel/sched/topology.c:1940: block: sched-topology-borken: "arch topology borken" is changed'
 	assert_line --partial 'in /'
 	assert_line --regexp '^  -.*pr_err\("BUG: arch topology borken\\n"\);$'
@@ -22,7 +22,7 @@ setup() {
 }
 
 @test "the seed's RTFP title fix is blocked" {
-	run -1 khsend check --format=json "$ROOT/../shared/seeds/003-patch-documentation-rcu-fix-a-typo-in-rtfp.patch"
+	run -1 khsend check --format=json "$ROOT/tests/fixtures/rtfp.patch"
 	run -0 python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])
@@ -32,7 +32,7 @@ assert f["id"] == "rcu-rtfp-title", f
 assert (f["action"], f["index"], f["file"], f["line"]) == ("block", 1, "Documentation/RCU/RTFP.txt", 1), f
 assert f["removed"] == "Read the Fscking Papers!" and f["added"] == "Read the Fucking Papers!", f
 assert f["subject"] == "[PATCH] Documentation/rcu: fix a typo in RTFP", f
-assert f["patch"].endswith("003-patch-documentation-rcu-fix-a-typo-in-rtfp.patch"), f
+assert f["patch"].endswith("tests/fixtures/rtfp.patch"), f
 assert "fsck" in f["explain"], f
 print("ok")' "$output"
 	assert_output ok
@@ -55,7 +55,7 @@ print("ok")' "$output"
 		git add "$file"
 		git commit -q -m "${file%%/*}: fix a typo in ${file##*/}" -m "'$typo' should be '$fix'."
 		n=$((n + 1))
-	done < <(grep -E '^[a-zA-Z].*:[0-9]+:' "$ROOT/../shared/research/genuine-typos-6.1.md")
+	done < <(grep -E '^[a-zA-Z].*:[0-9]+:' "$ROOT/tests/fixtures/genuine-typos-6.1.txt")
 	[ "$n" -ge 20 ]
 	git format-patch -q --cover-letter -o series master~"$n"..master
 	[ "$(ls series | wc -l)" -eq $((n + 1)) ]

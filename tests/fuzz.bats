@@ -29,7 +29,7 @@ setup() {
 
 @test "the series reader survives ${FUZZ_SECONDS:-20} seconds of fuzzing" {
 	mkdir corpus
-	cp "$ROOT"/../shared/seeds/00*.patch corpus/
+	cp "$ROOT"/tests/fixtures/*.patch corpus/
 	clone_mini_kernel linux
 	(
 		cd linux &&

@@ -22,7 +22,7 @@ EOF2
 }
 
 seed_patch() {
-	echo "$ROOT/../shared/seeds/002-patch-sched-topology-fix-a-spelling-mistake-in-error-message.patch"
+	echo "$ROOT/tests/fixtures/borken.patch"
 }
 
 @test "the shipped policy is valid and has at least 25 entries" {

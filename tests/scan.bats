@@ -39,7 +39,7 @@ setup() {
 	run -0 khsend scan "$tree"
 	while IFS=: read -r file line typo fix; do
 		refute_line --regexp "^$file:$line: "
-	done < <(grep -E '^[a-zA-Z].*:[0-9]+:' "$ROOT/../shared/research/genuine-typos-6.1.md")
+	done < <(grep -E '^[a-zA-Z].*:[0-9]+:' "$ROOT/tests/fixtures/genuine-typos-6.1.txt")
 }
 
 @test "--stale names the entries that match nowhere and exits 1" {
