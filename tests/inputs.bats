@@ -56,6 +56,16 @@ setup() {
 	assert_output --partial "khsend: error: cannot parse the patch in 'broken.patch':"
 }
 
+@test "a rename header given twice is refused, not guessed at" {
+	git mv kernel/exit.c kernel/exit2.c
+	git commit -qm 'exit: rename'
+	git format-patch -q --stdout -1 | sed 's|^rename to .*|&\nrename to kernel/exit3.c|' > twice.patch
+	run -2 khsend check twice.patch
+	assert_output "khsend: error: cannot parse the patch in 'twice.patch': 'rename to kernel/exit3.c' is repeated in one file's header"
+	git format-patch -q --stdout -1 > once.patch
+	run -0 khsend check once.patch
+}
+
 @test "a name that is both a file and a revision needs disambiguating, as in git send-email" {
 	make_commit kernel/kprobes.c 's/immmediately/immediately/' 'kprobes: fix a typo'
 	git format-patch -q --stdout -1 > master

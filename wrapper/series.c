@@ -437,9 +437,47 @@ message_from_file(struct message *msg, const char *path, const char *tmpdir)
 	return message_from_buffer(msg, path, msg->raw.buf, msg->raw.len, tmpdir);
 }
 
+/*
+ * A file's header with "rename from" (or to, or copy from/to) twice: git
+ * apply takes the last one, but libgit2 1.5 keeps the first and leaks the
+ * second (patch_parse.c, parse_header_rename).  No git writes such a
+ * header, so refuse it rather than guess.  Returns the repeated line.
+ */
+static const char *
+repeated_rename_header(const char *text)
+{
+	static const char *const names[] = { "rename from ", "rename to ", "copy from ", "copy to " };
+	unsigned seen = 0;
+	int in_header = 0;
+	const char *p;
+
+	for (p = text; *p; p = *p ? p + 1 : p) {
+		size_t i;
+
+		if (starts_with(p, "diff --git ")) {
+			in_header = 1;
+			seen = 0;
+		} else if (starts_with(p, "--- ") || starts_with(p, "@@ ") ||
+			   starts_with(p, "Binary files ") || starts_with(p, "GIT binary patch")) {
+			in_header = 0;
+		} else if (in_header) {
+			for (i = 0; i < sizeof(names) / sizeof(*names); i++) {
+				if (!starts_with(p, names[i]))
+					continue;
+				if (seen & (1u << i))
+					return p;
+				seen |= 1u << i;
+			}
+		}
+		p = strchrnul(p, '\n');
+	}
+	return NULL;
+}
+
 int
 message_diff(struct message *msg, git_diff **out)
 {
+	const char *repeated;
 	int rc;
 
 	if (msg->diff_parsed) {
@@ -457,6 +495,11 @@ message_diff(struct message *msg, git_diff **out)
 	if (!is_git_diff(msg->patch.buf)) {
 		*out = NULL;
 		return 0;
+	}
+	if ((repeated = repeated_rename_header(msg->patch.buf))) {
+		msg->diff = NULL;
+		return error("cannot parse the patch in '%s': '%.*s' is repeated in one file's header",
+			     msg->name, (int)(strchrnul(repeated, '\n') - repeated), repeated);
 	}
 	rc = git_diff_from_buffer(&msg->diff, msg->patch.buf, msg->patch.len);
 	if (rc < 0) {
