@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
 # A short libFuzzer run over the two parsers of untrusted input: the policy
 # loader and the series reader (mbox splitting, headers, libgit2's patch
-# parser, the detector).  Longer runs: build-fuzz/*-fuzz -max_total_time=N.
+# parser, the detector).  The seed and the number of inputs are fixed, so a
+# failure here is the same on every machine and every run; exploring is for
+# longer runs: build-fuzz/*-fuzz -max_total_time=N CORPUS, or FUZZ_SEED=0
+# (a fresh seed) and FUZZ_RUNS=N here.
 
 load test_helper
 
@@ -11,23 +14,24 @@ setup_file() {
 
 setup() {
 	common_setup
-	FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+	FUZZ_RUNS=${FUZZ_RUNS:-60000}
+	FUZZ_SEED=${FUZZ_SEED:-1}
 }
 
-@test "the policy loader survives ${FUZZ_SECONDS:-20} seconds of fuzzing" {
+@test "the policy loader survives ${FUZZ_RUNS:-60000} fuzzed inputs" {
 	mkdir corpus
 	cp "$ROOT/policy.yaml" corpus/
 	printf 'version: 1\nentries:\n  - &a\n    id: x\n    regex: "(a+)+"\n  - *a\n' > corpus/alias.yaml
 	printf 'version: 1\ndefaults: {action: warn}\nentries: [{id: y, string: "z", explain: e, paths: ["**/*.c"]}]\n' > corpus/flow.yaml
-	run "$ROOT/build-fuzz/policy-fuzz" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=1024 \
+	run "$ROOT/build-fuzz/policy-fuzz" -seed="$FUZZ_SEED" -runs="$FUZZ_RUNS" -timeout=10 -rss_limit_mb=1024 \
 		-close_fd_mask=3 -artifact_prefix="$BATS_TEST_TMPDIR/" corpus
 	assert_success
-	assert_output --partial 'Done '
+	assert_output --partial "Done $FUZZ_RUNS runs"
 	run ls "$BATS_TEST_TMPDIR"
 	refute_output --regexp '(crash|leak|oom|timeout)-'
 }
 
-@test "the series reader survives ${FUZZ_SECONDS:-20} seconds of fuzzing" {
+@test "the series reader survives ${FUZZ_RUNS:-60000} fuzzed inputs" {
 	mkdir corpus
 	cp "$ROOT"/tests/fixtures/*.patch corpus/
 	clone_mini_kernel linux
@@ -38,10 +42,10 @@ setup() {
 		git format-patch -q --stdout -2 > ../corpus/series.mbox &&
 		git format-patch -q --stdout -1 | sed 's/$/\r/' > ../corpus/crlf.patch
 	)
-	run "$ROOT/build-fuzz/patch-fuzz" -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=1024 \
+	run "$ROOT/build-fuzz/patch-fuzz" -seed="$FUZZ_SEED" -runs="$FUZZ_RUNS" -timeout=10 -rss_limit_mb=1024 \
 		-close_fd_mask=3 -artifact_prefix="$BATS_TEST_TMPDIR/" corpus
 	assert_success
-	assert_output --partial 'Done '
+	assert_output --partial "Done $FUZZ_RUNS runs"
 	run ls "$BATS_TEST_TMPDIR"
 	refute_output --regexp '(crash|leak|oom|timeout)-'
 }
