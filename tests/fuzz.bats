@@ -18,17 +18,22 @@ setup() {
 	FUZZ_SEED=${FUZZ_SEED:-1}
 }
 
+# fuzz TARGET CORPUS: a clean finish, and no crash, leak, OOM or timeout input left behind.
+fuzz() {
+	run "$ROOT/build-fuzz/$1-fuzz" -seed="$FUZZ_SEED" -runs="$FUZZ_RUNS" -timeout=10 -rss_limit_mb=1024 \
+		-close_fd_mask=3 -artifact_prefix="$BATS_TEST_TMPDIR/" "$2"
+	assert_success
+	assert_output --partial "Done $FUZZ_RUNS runs"
+	run ls "$BATS_TEST_TMPDIR"
+	refute_output --regexp '(crash|leak|oom|timeout)-'
+}
+
 @test "the policy loader survives ${FUZZ_RUNS:-60000} fuzzed inputs" {
 	mkdir corpus
 	cp "$ROOT/policy.yaml" corpus/
 	printf 'version: 1\nentries:\n  - &a\n    id: x\n    regex: "(a+)+"\n  - *a\n' > corpus/alias.yaml
 	printf 'version: 1\ndefaults: {action: warn}\nentries: [{id: y, string: "z", explain: e, paths: ["**/*.c"]}]\n' > corpus/flow.yaml
-	run "$ROOT/build-fuzz/policy-fuzz" -seed="$FUZZ_SEED" -runs="$FUZZ_RUNS" -timeout=10 -rss_limit_mb=1024 \
-		-close_fd_mask=3 -artifact_prefix="$BATS_TEST_TMPDIR/" corpus
-	assert_success
-	assert_output --partial "Done $FUZZ_RUNS runs"
-	run ls "$BATS_TEST_TMPDIR"
-	refute_output --regexp '(crash|leak|oom|timeout)-'
+	fuzz policy corpus
 }
 
 @test "the series reader survives ${FUZZ_RUNS:-60000} fuzzed inputs" {
@@ -42,10 +47,5 @@ setup() {
 		git format-patch -q --stdout -2 > ../corpus/series.mbox &&
 		git format-patch -q --stdout -1 | sed 's/$/\r/' > ../corpus/crlf.patch
 	)
-	run "$ROOT/build-fuzz/patch-fuzz" -seed="$FUZZ_SEED" -runs="$FUZZ_RUNS" -timeout=10 -rss_limit_mb=1024 \
-		-close_fd_mask=3 -artifact_prefix="$BATS_TEST_TMPDIR/" corpus
-	assert_success
-	assert_output --partial "Done $FUZZ_RUNS runs"
-	run ls "$BATS_TEST_TMPDIR"
-	refute_output --regexp '(crash|leak|oom|timeout)-'
+	fuzz patch corpus
 }
