@@ -449,9 +449,9 @@ repeated_rename_header(const char *text)
 	static const char *const names[] = { "rename from ", "rename to ", "copy from ", "copy to " };
 	unsigned seen = 0;
 	int in_header = 0;
-	const char *p;
 
-	for (p = text; *p; p = *p ? p + 1 : p) {
+	for (const char *p = text; *p;) {
+		const char *nl = strchrnul(p, '\n');
 		size_t i;
 
 		if (starts_with(p, "diff --git ")) {
@@ -469,7 +469,7 @@ repeated_rename_header(const char *text)
 				seen |= 1u << i;
 			}
 		}
-		p = strchrnul(p, '\n');
+		p = *nl ? nl + 1 : nl;
 	}
 	return NULL;
 }
@@ -496,11 +496,9 @@ message_diff(struct message *msg, git_diff **out)
 		*out = NULL;
 		return 0;
 	}
-	if ((repeated = repeated_rename_header(msg->patch.buf))) {
-		msg->diff = NULL;
+	if ((repeated = repeated_rename_header(msg->patch.buf)))
 		return error("cannot parse the patch in '%s': '%.*s' is repeated in one file's header",
 			     msg->name, (int)(strchrnul(repeated, '\n') - repeated), repeated);
-	}
 	rc = git_diff_from_buffer(&msg->diff, msg->patch.buf, msg->patch.len);
 	if (rc < 0) {
 		msg->diff = NULL;
