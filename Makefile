@@ -40,53 +40,14 @@ endif
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNINGS) $(SANFLAGS) \
 	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1)
-override CPPFLAGS += -MMD -MP -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"'
+override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"'
 override LDFLAGS += $(SANFLAGS)
 LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1)
 
-SRCS := \
-	wrapper/khsend.c \
-	wrapper/annotate.c \
-	wrapper/boot.c \
-	wrapper/boot-build.c \
-	wrapper/boot-child.c \
-	wrapper/boot-coverage.c \
-	wrapper/boot-initramfs.c \
-	wrapper/boot-kconfig.c \
-	wrapper/boot-progress.c \
-	wrapper/boot-qemu.c \
-	wrapper/boot-results.c \
-	wrapper/boot-tree.c \
-	wrapper/boot-verdict.c \
-	wrapper/cmd-b4.c \
-	wrapper/cmd-boot.c \
-	wrapper/cmd-check.c \
-	wrapper/cmd-hook.c \
-	wrapper/cmd-policy.c \
-	wrapper/cmd-reply.c \
-	wrapper/cmd-scan.c \
-	wrapper/cmd-send.c \
-	wrapper/color.c \
-	wrapper/detect.c \
-	wrapper/gitutil.c \
-	wrapper/glob.c \
-	wrapper/json.c \
-	wrapper/mail.c \
-	wrapper/outgoing.c \
-	wrapper/parse-options.c \
-	wrapper/path.c \
-	wrapper/policy.c \
-	wrapper/report.c \
-	wrapper/revisions.c \
-	wrapper/run-command.c \
-	wrapper/sendemail-options.c \
-	wrapper/sendemail-options-table.c \
-	wrapper/series.c \
-	wrapper/strbuf.c \
-	wrapper/strvec.c \
-	wrapper/usage.c
+# One folder per pipeline stage (wrapper/<stage>/); the guest's init is not part of khsend.
+SRCS := wrapper/khsend.c $(sort $(filter-out wrapper/guest/%,$(wildcard wrapper/*/*.c)))
 
-OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/embedded-policy.o $(OUT)/embedded-hooks.o
+OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/policy/embedded-policy.o $(OUT)/hook/embedded-hooks.o
 PROG := $(OUT)/khsend
 # The guest's /init for khsend boot: static, so the initramfs needs nothing else.
 # Never sanitized (ASan cannot link statically); khsend finds it beside itself.
@@ -108,16 +69,19 @@ all: $(PROG) $(BOOT_INIT) $(MAN_OUT)
 $(PROG): $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LDLIBS)
 
-$(OUT)/%.o: wrapper/%.c | $(OUT)
+$(OUT)/%.o: wrapper/%.c
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(OUT)/embedded-policy.o: wrapper/embedded-policy.S policy.yaml | $(OUT)
-	$(CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/embedded-policy.S
+$(OUT)/policy/embedded-policy.o: wrapper/policy/embedded-policy.S policy.yaml
+	@mkdir -p $(@D)
+	$(CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/policy/embedded-policy.S
 
-$(OUT)/embedded-hooks.o: wrapper/embedded-hooks.S $(HOOKS) | $(OUT)
-	$(CC) -c -o $@ wrapper/embedded-hooks.S
+$(OUT)/hook/embedded-hooks.o: wrapper/hook/embedded-hooks.S $(HOOKS)
+	@mkdir -p $(@D)
+	$(CC) -c -o $@ wrapper/hook/embedded-hooks.S
 
-$(BOOT_INIT): wrapper/boot-init.c | $(OUT)
+$(BOOT_INIT): wrapper/guest/boot-init.c | $(OUT)
 	$(BOOT_INIT_CC) -static -Os -std=gnu11 -Wall -Wextra $(if $(filter 1,$(DEVELOPER)),-Werror) -o $@ $<
 
 $(OUT):
@@ -128,17 +92,19 @@ $(OUT):
 # Fuzz targets (libFuzzer, clang): the policy loader and the series reader.
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
-LIB_SRCS := $(filter-out wrapper/khsend.c wrapper/cmd-%.c,$(SRCS))
-FUZZ_OBJS := $(LIB_SRCS:wrapper/%.c=build-fuzz/%.o) build-fuzz/embedded-policy.o
+LIB_SRCS := $(filter-out wrapper/khsend.c $(wildcard wrapper/*/cmd-*.c),$(SRCS))
+FUZZ_OBJS := $(LIB_SRCS:wrapper/%.c=build-fuzz/%.o) build-fuzz/policy/embedded-policy.o
 FUZZERS := build-fuzz/policy-fuzz build-fuzz/patch-fuzz
 
 fuzz: $(FUZZERS)
 
-build-fuzz/%.o: wrapper/%.c | build-fuzz
+build-fuzz/%.o: wrapper/%.c
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) -std=gnu11 $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-build-fuzz/embedded-policy.o: wrapper/embedded-policy.S policy.yaml | build-fuzz
-	$(FUZZ_CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/embedded-policy.S
+build-fuzz/policy/embedded-policy.o: wrapper/policy/embedded-policy.S policy.yaml
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/policy/embedded-policy.S
 
 build-fuzz/%-fuzz: tests/fuzz/%-fuzz.c $(FUZZ_OBJS)
 	$(FUZZ_CC) -std=gnu11 $(FUZZ_FLAGS) -fsanitize=fuzzer -Iwrapper -o $@ $< $(FUZZ_OBJS) $(LDLIBS)

@@ -122,7 +122,7 @@ has_option() {
 }
 
 @test "every khsend.* config key the program reads is in CONFIGURATION" {
-	keys=$(grep -ohE '"khsend\.[a-zA-Z]{2,}"' "$ROOT"/wrapper/*.c | tr -d '"' | sort -u)
+	keys=$(grep -ohE '"khsend\.[a-zA-Z]{2,}"' "$ROOT"/wrapper/*.c "$ROOT"/wrapper/*/*.c | tr -d '"' | sort -u)
 	[[ $keys == *khsend.policy* ]]
 	run section CONFIGURATION "$MAN1"
 	for key in $keys; do
@@ -131,7 +131,7 @@ has_option() {
 }
 
 @test "every KHSEND_* environment variable the program reads is in ENVIRONMENT" {
-	vars=$(grep -ohE 'getenv\("KHSEND_[A-Z_]+"\)' "$ROOT"/wrapper/*.c | sed 's/getenv("\(.*\)")/\1/' | sort -u)
+	vars=$(grep -ohE 'getenv\("KHSEND_[A-Z_]+"\)' "$ROOT"/wrapper/*.c "$ROOT"/wrapper/*/*.c | sed 's/getenv("\(.*\)")/\1/' | sort -u)
 	[[ $vars == *KHSEND_SYSTEM_POLICY* ]]
 	run section ENVIRONMENT "$MAN1"
 	for var in $vars NO_COLOR XDG_CONFIG_HOME XDG_CACHE_HOME KHSEND_CACHE_DIR; do

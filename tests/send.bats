@@ -104,7 +104,7 @@ make_outgoing() {
 	[ "$(git --version)" = "git version 2.39.5" ] || skip "the table is generated from git 2.39.5"
 	run perl "$ROOT/tools/gen-sendemail-options.pl" /usr/lib/git-core/git-send-email
 	assert_success
-	diff -u "$ROOT/wrapper/sendemail-options-table.c" <(echo "$output")
+	diff -u "$ROOT/wrapper/send/sendemail-options-table.c" <(echo "$output")
 }
 
 @test "khsend's own options are taken out wherever they are, but not from option values" {

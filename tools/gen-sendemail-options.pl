@@ -1,6 +1,6 @@
 #!/usr/bin/perl
-# Generate wrapper/sendemail-options-table.c from git send-email itself:
-#   perl tools/gen-sendemail-options.pl /usr/lib/git-core/git-send-email > wrapper/sendemail-options-table.c
+# Generate wrapper/send/sendemail-options-table.c from git send-email itself:
+#   perl tools/gen-sendemail-options.pl /usr/lib/git-core/git-send-email > wrapper/send/sendemail-options-table.c
 # It copies the option specs of the script's three GetOptions() calls
 # (%identity_options, %dump_aliases_options, %options), in source order.
 use strict;

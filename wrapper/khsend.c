@@ -8,11 +8,11 @@
  * editor and b4's transport call back into.
  */
 #include "khsend.h"
-#include "color.h"
-#include "gitutil.h"
-#include "path.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "lib/color.h"
+#include "lib/gitutil.h"
+#include "lib/path.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
 #ifndef KHSEND_H
 #define KHSEND_H
 
-#include "policy.h"
-#include "strvec.h"
+#include "policy/policy.h"
+#include "lib/strvec.h"
 
 #include <git2.h>
 

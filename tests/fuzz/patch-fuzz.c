@@ -4,10 +4,10 @@
  * reads it (mbox splitting, header parsing, libgit2's patch parser), with
  * a policy whose entries match common text so the detector runs often.
  */
-#include "detect.h"
-#include "path.h"
-#include "series.h"
-#include "strbuf.h"
+#include "check/detect.h"
+#include "lib/path.h"
+#include "series/series.h"
+#include "lib/strbuf.h"
 
 #include <git2.h>
 #include <stdint.h>

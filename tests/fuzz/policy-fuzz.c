@@ -1,6 +1,6 @@
 /* libFuzzer target: the policy loader, then matching with whatever it accepted. */
-#include "policy.h"
-#include "strbuf.h"
+#include "policy/policy.h"
+#include "lib/strbuf.h"
 
 #include <stdint.h>
 #include <stdlib.h>

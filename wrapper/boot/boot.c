@@ -1,0 +1,725 @@
+/*
+ * boot: the pipeline of khsend boot, stage by stage: lock the tree's
+ * cache, apply the series on the base in the private work tree, work out
+ * the config, answer from the result cache if this source was booted
+ * before, else build, pack the initramfs, boot, judge (against the base's
+ * own boot when the console complains), report, and put the work tree
+ * back on the base.  A Ctrl-C at any point ends the children's process
+ * groups (boot-child.c) and still resets the work tree.
+ */
+#define _GNU_SOURCE
+#include "boot/boot.h"
+#include "boot/boot-internal.h"
+#include "lib/gitutil.h"
+#include "lib/path.h"
+#include "series/series.h"
+#include "lib/usage.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+volatile sig_atomic_t boot_interrupted;
+
+/* Everything one run knows; released in one place. */
+struct boot_run {
+	const struct boot_options *opts;
+	int timeout, memory_mb;
+	struct boot_tree tree;
+	struct strbuf base, tip, tip_tree;
+	struct strvec mails;		/* the ones with a diff */
+	struct strvec touched;		/* .c files the series changes */
+	struct strvec symbols;		/* CONFIG_ symbols added for them */
+	struct strvec no_rule;		/* touched files no Makefile rule was found for */
+	struct strvec unmet;		/* fragment lines the final .config lacks */
+	struct strbuf fragment;		/* the whole fragment this build uses */
+	struct strbuf key;
+	char *scratch, *logs, *build_log, *serial_log, *fragment_path, *init_binary;
+	struct strbuf report;
+	struct strbuf series_line;
+	int applied;
+};
+
+static void
+on_signal(int sig)
+{
+	boot_interrupted = sig;
+}
+
+static const int caught_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction saved_actions[3];
+
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: a blocking flock() must wake up */
+	sigemptyset(&sa.sa_mask);
+	boot_interrupted = 0;
+	for (size_t i = 0; i < 3; i++)
+		sigaction(caught_signals[i], &sa, &saved_actions[i]);
+}
+
+static void
+restore_signals(void)
+{
+	for (size_t i = 0; i < 3; i++)
+		sigaction(caught_signals[i], &saved_actions[i], NULL);
+}
+
+/* Leave as the signal asked, once the work tree is back in order. */
+static void
+die_of_signal(void)
+{
+	int sig = boot_interrupted;
+
+	progress_clear();
+	note("interrupted; the build and QEMU were stopped");
+	run_exit_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+	exit(128 + sig);
+}
+
+void
+boot_options_from_config(struct boot_options *opts, git_repository *repo)
+{
+	static char *tree;	/* lives as long as the options may */
+	char *value = NULL;
+
+	if (!opts->tree && repo_config_get_string(repo, "khsend.tree", &value)) {
+		free(tree);
+		tree = expand_user_path(value);
+		opts->tree = tree;
+		free(value);
+		value = NULL;
+	}
+	if (!opts->timeout && repo_config_get_string(repo, "khsend.bootTimeout", &value)) {
+		char *end;
+		long n = strtol(value, &end, 10);
+
+		if (*end || n <= 0 || n > 86400)
+			die("khsend.bootTimeout '%s': expected seconds (1 to 86400)", value);
+		opts->timeout = (int)n;
+		free(value);
+		value = NULL;
+	}
+	if (!opts->memory_mb && repo_config_get_string(repo, "khsend.bootMemory", &value)) {
+		char *end;
+		long n = strtol(value, &end, 10);
+
+		/* git's "256M" spelling as well as a bare number of MiB */
+		if (*end == 'M' || *end == 'm')
+			end++;
+		if (*end || n < 32 || n > 65536)
+			die("khsend.bootMemory '%s': expected MiB (32 to 65536)", value);
+		opts->memory_mb = (int)n;
+		free(value);
+	}
+}
+
+/* Keep the mails that carry a diff; a cover letter has nothing to apply. */
+static int
+select_mails(struct boot_run *r, const struct strvec *mail_files)
+{
+	size_t skipped = 0;
+
+	for (size_t i = 0; i < mail_files->nr; i++) {
+		struct message msg = MESSAGE_INIT;
+		git_diff *diff = NULL;
+		int rc = message_from_file(&msg, mail_files->v[i], r->scratch);
+
+		if (!rc)
+			rc = message_diff(&msg, &diff);
+		if (rc) {
+			message_release(&msg);
+			return -1;
+		}
+		if (diff) {
+			/* git am runs in the private tree: the path must not depend on our cwd. */
+			char *abs = realpath(mail_files->v[i], NULL);
+
+			if (!abs) {
+				message_release(&msg);
+				return error_errno("cannot resolve '%s'", mail_files->v[i]);
+			}
+			strvec_push_nodup(&r->mails, abs);
+		} else
+			skipped++;
+		message_release(&msg);
+	}
+	if (!r->mails.nr)
+		return error("the series has no patch to apply (%zu %s without a diff)", skipped,
+			     skipped == 1 ? "message" : "messages");
+	strbuf_addf(&r->series_line, "  series: %zu %s applied", r->mails.nr,
+		    r->mails.nr == 1 ? "patch" : "patches");
+	if (skipped)
+		strbuf_addf(&r->series_line, " (%zu without a diff skipped)", skipped);
+	strbuf_addch(&r->series_line, '\n');
+	return 0;
+}
+
+/* git's words, without its advice about "git am --continue": we already undid it. */
+static void
+print_am_failure(const struct boot_run *r, const struct strbuf *why)
+{
+	struct strbuf shown = STRBUF_INIT;
+
+	for (const char *p = why->buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+
+		if (!starts_with(p, "hint:") && !starts_with(p, "When you have resolved") &&
+		    !starts_with(p, "If you prefer to skip") && !starts_with(p, "To restore the original")) {
+			strbuf_addstr(&shown, "    ");
+			strbuf_add(&shown, p, (size_t)(nl - p));
+			strbuf_addch(&shown, '\n');
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	sanitize_terminal(shown.buf);
+	error("the series does not apply to %.12s in %s; git am said:\n%s", r->base.buf,
+	      r->tree.user_tree ? r->tree.user_tree : "the default tree", shown.buf);
+	strbuf_release(&shown);
+}
+
+/* Each line of `text` that names a .c file. */
+static void
+push_c_files(struct strvec *out, const struct strbuf *text)
+{
+	for (const char *p = text->buf; *p;) {
+		const char *nl = strchrnul(p, '\n');
+		size_t len = (size_t)(nl - p);
+
+		if (len > 2 && !strncmp(nl - 2, ".c", 2))
+			strvec_push_nodup(out, xstrndup(p, len));
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+/* The shipped fragment plus CONFIG_X=y for what builds each touched file. */
+static int
+make_fragment(struct boot_run *r)
+{
+	char *shipped = shipped_file("../data/boot.config", KHSEND_DATADIR "/boot.config");
+	struct strbuf extra = STRBUF_INIT;
+
+	if (strbuf_read_file(&r->fragment, shipped, 1 << 20) < 0) {
+		error_errno("cannot read the boot config fragment '%s'", shipped);
+		free(shipped);
+		return -1;
+	}
+	free(shipped);
+	for (size_t i = 0; i < r->touched.nr; i++) {
+		struct strvec syms = STRVEC_INIT;
+
+		if (!kconfig_symbols_for(r->tree.src, r->touched.v[i], &syms))
+			strvec_push(&r->no_rule, r->touched.v[i]);
+		for (size_t j = 0; j < syms.nr; j++) {
+			char *line = xstrfmt("\nCONFIG_%s=y\n", syms.v[j]);
+
+			if (!strvec_contains(&r->symbols, syms.v[j]) && !strstr(r->fragment.buf, line)) {
+				strvec_push(&r->symbols, syms.v[j]);
+				strbuf_addf(&extra, "CONFIG_%s=y\n", syms.v[j]);
+			}
+			free(line);
+		}
+		strvec_clear(&syms);
+	}
+	if (extra.len)
+		strbuf_addf(&r->fragment, "# for the files the series touches\n%s", extra.buf);
+	strbuf_release(&extra);
+	return 0;
+}
+
+/* What else decides the verdict: the boot parameters, the compiler, our init. */
+static void
+boot_params(struct boot_run *r, struct strbuf *out)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf cc = STRBUF_INIT, init = STRBUF_INIT, hash = STRBUF_INIT;
+
+	strvec_pushl(&cp.args, "gcc", "--version", NULL);
+	strvec_push(&cp.env, "LC_ALL=C");
+	capture_command(&cp, &cc);
+	strbuf_setlen(&cc, strchrnul(cc.buf, '\n') - cc.buf);
+	if (strbuf_read_file(&init, r->init_binary, 16 << 20) >= 0)
+		hash_hex(&hash, init.buf, init.len);
+	strbuf_addf(out, "timeout=%d memory=%d cc=%s init=%s", r->timeout, r->memory_mb, cc.buf,
+		    hash.buf);
+	strbuf_release(&cc);
+	strbuf_release(&init);
+	strbuf_release(&hash);
+}
+
+static int
+open_log(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		error_errno("cannot create the log '%s'", path);
+	return fd;
+}
+
+/* config + bzImage into the tree's build directory; 0, 1 failed (the log has why), -1. */
+static int
+build(struct boot_run *r, int log_fd, struct build_stats *st)
+{
+	int rc;
+
+	progress_stage("config");
+	rc = kconfig_make_config(&r->tree, r->fragment_path, log_fd);
+	if (rc)
+		return rc;
+	progress_done("tinyconfig + fragment%s", r->symbols.nr ? " + the touched files' symbols" : "");
+	progress_stage("build");
+	rc = run_make(&r->tree, "bzImage", log_fd, "build", st);
+	if (!rc)
+		progress_done("%u files compiled", st->compiled);
+	return rc;
+}
+
+static void
+make_nonce(char *buf, size_t size)
+{
+	unsigned char raw[8];
+	size_t got = 0;
+
+	while (got < sizeof(raw)) {
+		ssize_t n = getrandom(raw + got, sizeof(raw) - got, 0);
+
+		if (n < 0 && errno != EINTR)
+			die_errno("getrandom");
+		if (n > 0)
+			got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof(raw) && 2 * i + 2 < size; i++)
+		snprintf(buf + 2 * i, 3, "%02x", raw[i]);
+}
+
+static int
+boot_kernel(struct boot_run *r, const char *log_path, char *nonce, size_t nonce_size,
+	    struct qemu_run *run)
+{
+	char *kernel = xstrfmt("%s/arch/x86/boot/bzImage", r->tree.build);
+	char *cpio = xstrfmt("%s/initramfs.cpio", r->scratch);
+	struct qemu_params p = { kernel, cpio, nonce, r->memory_mb, r->timeout, log_path,
+				 r->tree.cache };
+	int rc;
+
+	make_nonce(nonce, nonce_size);
+	rc = initramfs_make(r->tree.build, r->init_binary, cpio, r->scratch);
+	if (!rc) {
+		progress_stage("boot");
+		rc = qemu_boot(&p, run);
+		if (!rc && run->end != QEMU_INTERRUPTED)
+			progress_done("%s, QEMU %s", run->accel,
+				      run->end == QEMU_EXITED ? "exited" : "was stopped");
+	}
+	free(kernel);
+	free(cpio);
+	return rc;
+}
+
+/*
+ * The base's own serial log for this config, booting it once if needed.
+ * 1 and the log in `out`, 0 if it could not be had (said why), -1 interrupted.
+ */
+static int
+base_boot_log(struct boot_run *r, struct strbuf *out, char **path_out)
+{
+	struct strbuf hash = STRBUF_INIT;
+	char *dir = xstrfmt("%s/base", r->tree.dir), *path, *build_log;
+	struct qemu_run run = QEMU_RUN_INIT;
+	struct build_stats st = { 0, 0 };
+	char nonce[17];
+	int fd, rc, ret = 0;
+
+	hash_hex(&hash, r->fragment.buf, r->fragment.len);
+	path = xstrfmt("%s/%s-%.12s.log", dir, r->base.buf, hash.buf);
+	build_log = xstrfmt("%s/%s-%.12s.build.log", dir, r->base.buf, hash.buf);
+	*path_out = path;
+	if (strbuf_read_file(out, path, 64 << 20) >= 0) {
+		ret = 1;
+		goto out;
+	}
+	if (mkdir_p(dir, 0)) {
+		error_errno("cannot create '%s'", dir);
+		goto out;
+	}
+	note("the console complained; booting the base %.12s alone once, to tell "
+	     "pre-existing problems from new ones", r->base.buf);
+	if (tree_reset(&r->tree, r->base.buf))
+		goto out;
+	r->applied = 0;
+	fd = open_log(build_log);
+	if (fd < 0)
+		goto out;
+	rc = build(r, fd, &st);
+	close(fd);
+	if (rc < 0 && boot_interrupted) {
+		ret = -1;
+		goto out;
+	}
+	if (rc) {
+		warning("the base does not build with this config (see '%s'); nothing to compare with",
+			build_log);
+		goto out;
+	}
+	if (boot_kernel(r, path, nonce, sizeof(nonce), &run))
+		goto out;
+	if (run.end == QEMU_INTERRUPTED) {
+		unlink(path);
+		ret = -1;
+		goto out;
+	}
+	strbuf_addbuf(out, &run.log);
+	ret = 1;
+out:
+	qemu_run_release(&run);
+	strbuf_release(&hash);
+	free(dir);
+	free(build_log);
+	return ret;
+}
+
+static void
+report_coverage(struct boot_run *r)
+{
+	struct coverage cov = COVERAGE_INIT;
+
+	if (!r->touched.nr) {
+		strbuf_addstr(&r->report, "  coverage: the series changes no .c file\n");
+		return;
+	}
+	if (coverage_compute(r->tree.src, r->tree.build, &r->touched, &cov)) {
+		strbuf_addstr(&r->report, "  coverage: unknown (the build's records could not be read)\n");
+		return;
+	}
+	if (!cov.compiled.nr)
+		strbuf_addf(&r->report, "  coverage: NONE of the changed code was compiled into the "
+			    "booted kernel; this boot tests nothing the series changed\n");
+	else
+		strbuf_addf(&r->report, "  coverage: %zu of %zu touched .c files compiled into the "
+			    "booted kernel\n", cov.compiled.nr, r->touched.nr);
+	for (size_t i = 0; i < cov.compiled.nr; i++)
+		strbuf_addf(&r->report, "    compiled:     %s\n", cov.compiled.v[i]);
+	for (size_t i = 0; i < cov.not_compiled.nr; i++)
+		strbuf_addf(&r->report, "    not compiled: %s\n", cov.not_compiled.v[i]);
+	coverage_release(&cov);
+}
+
+static void
+report_config(struct boot_run *r)
+{
+	strbuf_addstr(&r->report, "  config: tinyconfig + data/boot.config");
+	for (size_t i = 0; i < r->symbols.nr; i++)
+		strbuf_addf(&r->report, " + CONFIG_%s=y", r->symbols.v[i]);
+	strbuf_addch(&r->report, '\n');
+	for (size_t i = 0; i < r->unmet.nr; i++)
+		strbuf_addf(&r->report, "    not enabled: %s (its dependencies are not met here)\n",
+			    r->unmet.v[i]);
+	for (size_t i = 0; i < r->no_rule.nr; i++)
+		strbuf_addf(&r->report, "    no Makefile rule names %s (#included elsewhere, "
+			    "or built by a rule khsend does not read)\n", r->no_rule.v[i]);
+}
+
+/* Judge the boot, booting the base for comparison when there is anything to compare. */
+static int
+judge(struct boot_run *r, struct qemu_run *run, const char *nonce)
+{
+	struct verdict v = VERDICT_INIT;
+	struct strbuf excerpt = STRBUF_INIT, base = STRBUF_INIT;
+	char *base_path = NULL;
+	const char *why = NULL;
+	int ret, compared = 0;
+
+	verdict_scan(&v, &run->log, nonce);
+	if (v.nr) {
+		int rc = base_boot_log(r, &base, &base_path);
+
+		if (rc < 0) {
+			ret = -1;
+			goto out;
+		}
+		if (rc > 0) {
+			verdict_compare_base(&v, &base);
+			compared = 1;
+		}
+	}
+	if (run->end == QEMU_TIMED_OUT)
+		why = "timed out: no clean power-off within the time limit";
+	else if (run->end == QEMU_HALTED)
+		why = "the kernel halted instead of powering off";
+	else if (v.panicked && verdict_new_problems(&v))
+		why = "kernel panic";
+	else if (verdict_new_problems(&v))
+		why = "the kernel complained on the console";
+	else if (!v.marker)
+		why = "init never ran (no marker on the console)";
+	else if (!v.powered_off || run->outcome != 0)
+		why = "QEMU did not end with a clean power-off";
+	ret = why ? EXIT_FINDING : EXIT_CLEAN;
+	if (!why)
+		strbuf_addf(&r->report, "  verdict: PASS: init ran and the kernel powered off cleanly%s\n",
+			    v.nr ? " (the console's complaints are all pre-existing)" : "");
+	else
+		strbuf_addf(&r->report, "  verdict: FAIL: %s\n", why);
+	if (why) {
+		verdict_excerpt(&v, &run->log, &excerpt);
+		sanitize_terminal(excerpt.buf);
+		strbuf_addf(&r->report, "  serial console excerpt:\n%s", excerpt.buf);
+	}
+	if (v.nr > verdict_new_problems(&v)) {
+		strbuf_addf(&r->report, "  pre-existing (the base %.12s prints them too; not blamed on "
+			    "the series):\n", r->base.buf);
+		for (size_t i = 0; i < v.nr; i++)
+			if (v.problems[i].preexisting)
+				strbuf_addf(&r->report, "    %s\n", v.problems[i].text);
+	}
+	if (v.nr && !compared)
+		strbuf_addstr(&r->report, "  (the base could not be booted for comparison; every "
+			      "complaint counts)\n");
+	if (base_path && compared)
+		strbuf_addf(&r->report, "  base serial log: %s\n", base_path);
+out:
+	verdict_release(&v);
+	strbuf_release(&excerpt);
+	strbuf_release(&base);
+	free(base_path);
+	return ret;
+}
+
+static int
+touched_files(struct boot_run *r)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (tree_git_capture(&r->tree, &out, "diff", "--name-only", "--no-renames",
+			     "--diff-filter=d", r->base.buf, "HEAD", "--", NULL)) {
+		strbuf_release(&out);
+		return -1;
+	}
+	push_c_files(&r->touched, &out);
+	strbuf_release(&out);
+	return 0;
+}
+
+/* Print the report, keep it unless the verdict says more about this machine than the series. */
+static void
+finish_report(struct boot_run *r, int code, int cacheable)
+{
+	/* The console's lines are the guest's bytes: no terminal escapes get through. */
+	sanitize_terminal(r->report.buf);
+	fputs(r->report.buf, stdout);
+	fflush(stdout);
+	if (cacheable)
+		results_store(&r->tree, r->key.buf, r->report.buf, code);
+}
+
+static int
+run_pipeline(struct boot_run *r)
+{
+	struct qemu_run run = QEMU_RUN_INIT;
+	struct build_stats st = { 0, 0 };
+	struct strbuf why = STRBUF_INIT, params = STRBUF_INIT, cached = STRBUF_INIT;
+	char nonce[17];
+	int rc, code, ret = EXIT_ERROR, fd;
+
+	if (tree_resolve_base(&r->tree, r->opts->base, &r->base))
+		goto out;
+	strbuf_addf(&r->report, "khsend boot: %s, base %.12s\n",
+		    r->tree.user_tree ? r->tree.user_tree : "the default tree (linux-source 6.1)",
+		    r->base.buf);
+	strbuf_addbuf(&r->report, &r->series_line);
+	if (tree_reset(&r->tree, r->base.buf))
+		goto out;
+	r->applied = 1;
+	rc = tree_apply(&r->tree, &r->mails, &why);
+	if (boot_interrupted)
+		goto out;
+	if (rc) {
+		if (rc > 0)
+			print_am_failure(r, &why);
+		goto out;
+	}
+	if (tree_git_capture(&r->tree, &r->tip, "rev-parse", "HEAD", NULL) ||
+	    tree_git_capture(&r->tree, &r->tip_tree, "rev-parse", "HEAD^{tree}", NULL) ||
+	    touched_files(r) || make_fragment(r))
+		goto out;
+
+	boot_params(r, &params);
+	results_key(&r->key, r->tip_tree.buf, r->fragment.buf, params.buf);
+	if (results_lookup(&r->tree, r->key.buf, &cached, &code)) {
+		printf("khsend boot: cached: this source (tree %.12s) was built and booted before with "
+		       "the same config; not again\n%s", r->tip_tree.buf, cached.buf);
+		ret = code;
+		goto out;
+	}
+
+	r->logs = xstrfmt("%s/logs/%s", r->tree.dir, r->key.buf);
+	if (mkdir_p(r->logs, 0)) {
+		error_errno("cannot create '%s'", r->logs);
+		goto out;
+	}
+	r->build_log = xstrfmt("%s/build.log", r->logs);
+	r->serial_log = xstrfmt("%s/serial.log", r->logs);
+	r->fragment_path = xstrfmt("%s/fragment.config", r->logs);
+	if (write_file_buf(r->fragment_path, r->fragment.buf, r->fragment.len))
+		goto out;
+	fd = open_log(r->build_log);
+	if (fd < 0)
+		goto out;
+	rc = build(r, fd, &st);
+	close(fd);
+	if (rc < 0)
+		goto out;
+	kconfig_unmet(r->tree.build, r->fragment_path, &r->unmet);
+	report_config(r);
+	if (rc > 0) {
+		struct strbuf excerpt = STRBUF_INIT;
+
+		build_failure_excerpt(r->build_log, &excerpt);
+		sanitize_terminal(excerpt.buf);
+		strbuf_addf(&r->report, "  build: FAILED (log: %s)\n  verdict: FAIL: the series does "
+			    "not build\n  build log excerpt:\n%s", r->build_log, excerpt.buf);
+		strbuf_release(&excerpt);
+		finish_report(r, EXIT_FINDING, 1);
+		ret = EXIT_FINDING;
+		goto out;
+	}
+	report_coverage(r);
+	strbuf_addf(&r->report, "  build: %u files compiled in %.1f s (log: %s)\n", st.compiled,
+		    st.seconds, r->build_log);
+	if (boot_kernel(r, r->serial_log, nonce, sizeof(nonce), &run) ||
+	    run.end == QEMU_INTERRUPTED)
+		goto out;
+	strbuf_addf(&r->report, "  boot: %s, %.1f s (serial log: %s)\n", run.accel, run.seconds,
+		    r->serial_log);
+	ret = judge(r, &run, nonce);
+	if (ret < 0) {
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	/* A timeout may be this machine's load, not the series: never answer it from the cache. */
+	finish_report(r, ret, run.end != QEMU_TIMED_OUT);
+out:
+	qemu_run_release(&run);
+	strbuf_release(&why);
+	strbuf_release(&params);
+	strbuf_release(&cached);
+	return ret;
+}
+
+static void
+boot_run_release(struct boot_run *r)
+{
+	tree_release(&r->tree);
+	strbuf_release(&r->base);
+	strbuf_release(&r->tip);
+	strbuf_release(&r->tip_tree);
+	strvec_clear(&r->mails);
+	strvec_clear(&r->touched);
+	strvec_clear(&r->symbols);
+	strvec_clear(&r->no_rule);
+	strvec_clear(&r->unmet);
+	strbuf_release(&r->fragment);
+	strbuf_release(&r->key);
+	strbuf_release(&r->report);
+	strbuf_release(&r->series_line);
+	free(r->scratch);
+	free(r->logs);
+	free(r->build_log);
+	free(r->serial_log);
+	free(r->fragment_path);
+	free(r->init_binary);
+}
+
+int
+boot_series(const struct boot_options *opts, const struct strvec *mail_files, git_repository *repo)
+{
+	struct boot_run r;
+	struct strbuf cache = STRBUF_INIT;
+	int ret = EXIT_ERROR;
+
+	memset(&r, 0, sizeof(r));
+	r.opts = opts;
+	r.tree = (struct boot_tree)BOOT_TREE_INIT;
+	strbuf_init(&r.base, 0);
+	strbuf_init(&r.tip, 0);
+	strbuf_init(&r.tip_tree, 0);
+	strbuf_init(&r.fragment, 0);
+	strbuf_init(&r.key, 0);
+	strbuf_init(&r.report, 0);
+	strbuf_init(&r.series_line, 0);
+	strvec_init(&r.mails);
+	strvec_init(&r.touched);
+	strvec_init(&r.symbols);
+	strvec_init(&r.no_rule);
+	strvec_init(&r.unmet);
+	r.timeout = opts->timeout > 0 ? opts->timeout : BOOT_DEFAULT_TIMEOUT;
+	r.memory_mb = opts->memory_mb > 0 ? opts->memory_mb : BOOT_DEFAULT_MEMORY_MB;
+	r.init_binary = shipped_file("boot-init", KHSEND_LIBEXECDIR "/boot-init");
+	r.scratch = make_temp_dir("khsend-boot");
+	remove_at_exit(r.scratch);
+
+	if (select_mails(&r, mail_files))
+		goto out;
+	catch_signals();
+	boot_cache_root(repo, &cache);
+	if (tree_open(&r.tree, cache.buf, opts->tree) == 0)
+		ret = run_pipeline(&r);
+	/* The work tree goes back to the base whatever happened, unless asked to keep it. */
+	if (r.applied && r.base.len) {
+		if (opts->keep && !boot_interrupted && r.tip.len) {
+			if (!tree_reset(&r.tree, r.tip.buf))
+				note("--keep: the series is left applied in '%s' (build: '%s')",
+				     r.tree.src, r.tree.build);
+		} else if (tree_reset(&r.tree, r.base.buf)) {
+			warning("could not reset '%s' to the base", r.tree.src);
+		}
+	}
+	restore_signals();
+	if (boot_interrupted) {
+		boot_run_release(&r);
+		strbuf_release(&cache);
+		die_of_signal();
+	}
+out:
+	boot_run_release(&r);
+	strbuf_release(&cache);
+	return ret;
+}
+
+int
+boot_setup_default_tree(git_repository *repo, int force)
+{
+	struct boot_tree t = BOOT_TREE_INIT;
+	struct strbuf cache = STRBUF_INIT;
+	int ret = EXIT_ERROR;
+
+	catch_signals();
+	boot_cache_root(repo, &cache);
+	t.cache = xstrdup(cache.buf);
+	t.dir = xstrfmt("%s/trees/default", cache.buf);
+	t.src = xstrfmt("%s/src", t.dir);
+	t.build = xstrfmt("%s/build", t.dir);
+	/* tree_open() would set the tree up without --force; do its steps here with it. */
+	if (mkdir_p(t.dir, 0))
+		error_errno("cannot create '%s'", t.dir);
+	else if (!tree_lock(&t) && !tree_setup_default(&t, force))
+		ret = EXIT_CLEAN;
+	restore_signals();
+	tree_release(&t);
+	strbuf_release(&cache);
+	if (boot_interrupted)
+		die_of_signal();
+	return ret;
+}

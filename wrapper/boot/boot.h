@@ -1,0 +1,45 @@
+/*
+ * boot: the series as a QEMU kernel boot smoke test (issue 4).
+ *
+ * The series is applied with git am in a private work tree under the
+ * cache (never in the user's tree), built out of tree as tinyconfig plus
+ * a shipped fragment, packed with a tiny static init and booted in
+ * qemu-system-x86_64.  The send path calls boot_series() before sending.
+ */
+#ifndef KHSEND_BOOT_H
+#define KHSEND_BOOT_H
+
+#include "lib/strvec.h"
+
+#include <git2.h>
+
+struct boot_options {
+	const char *tree;	/* a kernel checkout (--tree); NULL: the default tree */
+	const char *base;	/* a revision in that tree; NULL: its base commit or HEAD */
+	int timeout;		/* seconds QEMU may run; 0: the default */
+	int memory_mb;		/* guest memory; 0: the default */
+	int keep;		/* leave the private work tree at the series for a look */
+};
+
+#define BOOT_DEFAULT_TIMEOUT 120
+#define BOOT_DEFAULT_MEMORY_MB 256
+
+/*
+ * Apply the mails (paths; ones without a diff are skipped) onto the base,
+ * build, boot.  EXIT_CLEAN booted clean, EXIT_FINDING build/boot failed
+ * (reported), EXIT_ERROR error (reported).
+ *
+ * The report goes to stdout, progress and errors to stderr.  The tree's
+ * cache directory is locked for the whole run (a second khsend waits).
+ * SIGINT/SIGTERM/SIGHUP during the run stop make and QEMU, reset the
+ * private work tree, and then end the process with that signal.
+ */
+int boot_series(const struct boot_options *opts, const struct strvec *mail_files, git_repository *repo);
+
+/* Fill the fields the caller left unset from khsend.tree, khsend.bootTimeout, khsend.bootMemory. */
+void boot_options_from_config(struct boot_options *opts, git_repository *repo);
+
+/* Prepare the default tree under the cache (khsend setup); EXIT_CLEAN or EXIT_ERROR. */
+int boot_setup_default_tree(git_repository *repo, int force);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * detect: does the series alter a protected string?
+ *
+ * For each entry, over the files its paths cover (old or new name), the
+ * occurrences in the series' removed lines are set against those in its
+ * added lines.  An edit that keeps the string on the same line, a moved or
+ * re-indented line, or a line deleted in one patch and added back in
+ * another all balance out; what is left over on the removed side is a
+ * finding: a fix, a rewording or a deletion.  Commit messages never count.
+ */
+#ifndef KHSEND_DETECT_H
+#define KHSEND_DETECT_H
+
+#include "policy/policy.h"
+#include "series/series.h"
+
+struct finding {
+	const struct policy_entry *entry;
+	enum policy_action action;	/* the entry's, or annotate when --allow'ed */
+	unsigned allowed:1;
+	size_t index;			/* the message's position in the series */
+	const char *patch;		/* message name (file, or commit id) */
+	const char *subject;
+	const char *commit;		/* NULL for mails */
+	const char *msgfile;		/* the file holding the message, NULL for commits */
+	char *file;
+	int line;			/* in the file before the patch */
+	char *removed;
+	char *added;			/* NULL when the line was deleted */
+};
+
+struct occurrence;
+struct seen_message;
+
+struct detector {
+	const struct policy *policy;
+	const struct strvec *allow;	/* ids the user overrode (allow-override entries) */
+	struct occurrence **occ;	/* per entry */
+	size_t *occ_nr, *occ_alloc;
+	struct strvec renamed_to, renamed_from;	/* renames seen so far in the series */
+	struct seen_message **msgs;
+	size_t msgs_nr, msgs_alloc;
+	size_t messages, patches;
+	struct finding *findings;
+	size_t nr, alloc;
+};
+
+void detector_init(struct detector *d, const struct policy *policy, const struct strvec *allow);
+/* Look at one message; -1 (reported) if its patch cannot be parsed. */
+int detector_add(struct detector *d, struct message *msg);
+/* Balance the occurrences and produce d->findings, in series order. */
+void detector_finish(struct detector *d);
+int detector_blocked(const struct detector *d);
+size_t detector_count(const struct detector *d, enum policy_action action);
+void detector_release(struct detector *d);
+
+#endif

@@ -1,0 +1,182 @@
+/*
+ * report: checkpatch's "file:line:" shape, but it thanks the contributor
+ * first and explains the joke before saying what to do.
+ */
+#include "check/report.h"
+#include "lib/color.h"
+#include "lib/json.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
+
+#include <string.h>
+
+static const char *
+col(FILE *fp, const char *code)
+{
+	return color_code(fileno(fp), code);
+}
+
+void
+print_sanitized(FILE *fp, const char *prefix, const char *text)
+{
+	char *copy = xstrdup(text);
+
+	sanitize_terminal(copy);
+	fprintf(fp, "%s%s\n", prefix, copy);
+	free(copy);
+}
+
+void
+report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
+{
+	char *copy = xstrdup(e->explain);
+
+	sanitize_terminal(copy);
+	for (char *line = copy, *nl; line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		fprintf(fp, "%s%s\n", *line ? indent : "", line);
+	}
+	free(copy);
+}
+
+static const char *
+what_to_do(const struct finding *f, enum report_mode mode)
+{
+	if (f->allowed)
+		return "You allowed this change with --allow; it goes out with a note for the reviewers.";
+	switch (f->action) {
+	case POLICY_BLOCK:
+		switch (mode) {
+		case REPORT_APPLY:
+			return "This patch should not be applied as it is. 'khsend reply' drafts a kind answer\n"
+			       "    for its author.";
+		case REPORT_COMMIT:
+			return "Please keep this line as it is before you commit; other fixes are welcome.";
+		default:
+			return "Please keep this line as it is and take this change out of your patch.\n"
+			       "    Nothing is sent while it is there. Your other changes are welcome.";
+		}
+	case POLICY_ANNOTATE:
+		if (mode == REPORT_VALIDATE)
+			return "It may go out with a short note for the reviewers below its '---' line,\n"
+			       "    which git send-email cannot add: please send it with khsend instead\n"
+			       "    (same arguments), which adds the note, or take the change out.";
+		if (mode == REPORT_SEND)
+			return "The patch goes out with a short note below its '---' line, so reviewers\n"
+			       "    know you were told. If you did not mean to change it, please take it out.";
+		return "Sending it adds a short note for the reviewers below the '---' line.\n"
+		       "    If you did not mean to change it, please take the change out.";
+	case POLICY_WARN:
+		return "This is only a note: the series can still go out as it is.";
+	}
+	return "";
+}
+
+static void
+print_finding(FILE *fp, const struct finding *f, enum report_mode mode)
+{
+	const char *colour = f->action == POLICY_BLOCK ? COLOR_RED
+			     : f->action == POLICY_ANNOTATE ? COLOR_YELLOW : COLOR_CYAN;
+	char pattern[1200];
+	struct strbuf where = STRBUF_INIT;
+
+	strbuf_addf(&where, "%s:%d: ", f->file, f->line);
+	sanitize_terminal(where.buf);
+	fprintf(fp, "%s%s%s%s%s%s: %s: %s is changed\n", col(fp, COLOR_BOLD), where.buf,
+		col(fp, COLOR_RESET), col(fp, colour), policy_action_name(f->action), col(fp, COLOR_RESET),
+		f->entry->id, policy_entry_pattern(f->entry, pattern, sizeof(pattern)));
+	{
+		struct strbuf in = STRBUF_INIT;
+
+		strbuf_addf(&in, "  in %s", f->patch);
+		if (f->subject && *f->subject)
+			strbuf_addf(&in, ": %s", f->subject);
+		print_sanitized(fp, "", in.buf);
+		strbuf_release(&in);
+	}
+	fprintf(fp, "%s", col(fp, COLOR_RED));
+	print_sanitized(fp, "  -", f->removed);
+	fprintf(fp, "%s%s", col(fp, COLOR_RESET), col(fp, COLOR_GREEN));
+	if (f->added)
+		print_sanitized(fp, "  +", f->added);
+	else
+		fprintf(fp, "  (the line is deleted)\n");
+	fprintf(fp, "%s\n", col(fp, COLOR_RESET));
+	report_explain(fp, f->entry, "    ");
+	fprintf(fp, "\n    %s\n", what_to_do(f, mode));
+	for (size_t i = 0; i < f->entry->see.nr; i++)
+		print_sanitized(fp, i ? "         " : "    See: ", f->entry->see.v[i]);
+	fputc('\n', fp);
+	strbuf_release(&where);
+}
+
+static const char *
+plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+void
+report_text(FILE *fp, const struct detector *d, enum report_mode mode)
+{
+	size_t blocks = detector_count(d, POLICY_BLOCK);
+	size_t notes = detector_count(d, POLICY_ANNOTATE);
+	size_t warns = detector_count(d, POLICY_WARN);
+
+	if (!d->nr) {
+		fprintf(fp, "khsend: %zu %s checked, no protected string is changed\n", d->messages,
+			plural(d->messages, "message", "messages"));
+		return;
+	}
+	fprintf(fp, "Thank you for your work on the kernel! Before this goes further, khsend found\n"
+		    "%zu %s to text that the maintainers wrote that way on purpose. Kernel code has\n"
+		    "jokes in it, and a spell checker cannot tell them from typos. Here is what they mean.\n\n",
+		d->nr, plural(d->nr, "change", "changes"));
+	for (size_t i = 0; i < d->nr; i++)
+		print_finding(fp, &d->findings[i], mode);
+	fprintf(fp, "khsend: %zu %s checked: %zu %s, %zu %s, %zu %s",
+		d->messages, plural(d->messages, "message", "messages"),
+		blocks, plural(blocks, "change blocks", "changes block"),
+		notes, plural(notes, "note for reviewers", "notes for reviewers"),
+		warns, plural(warns, "warning", "warnings"));
+	if ((blocks || (notes && mode == REPORT_VALIDATE)) && (mode == REPORT_SEND || mode == REPORT_VALIDATE))
+		fprintf(fp, "; nothing was sent");
+	fputc('\n', fp);
+	if (blocks)
+		fprintf(fp, "khsend: 'khsend explain ID' tells more about an entry.\n");
+}
+
+void
+report_json(FILE *fp, const struct detector *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "{\"blocked\": %s, \"findings\": [", detector_blocked(d) ? "true" : "false");
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct finding *f = &d->findings[i];
+
+		strbuf_addstr(&sb, i ? ", {" : "{");
+		strbuf_addstr(&sb, "\"id\": ");
+		json_add_string(&sb, f->entry->id);
+		strbuf_addstr(&sb, ", \"action\": ");
+		json_add_string(&sb, policy_action_name(f->action));
+		strbuf_addf(&sb, ", \"index\": %zu, \"patch\": ", f->index);
+		json_add_string(&sb, f->commit ? f->commit : f->patch);
+		strbuf_addstr(&sb, ", \"subject\": ");
+		json_add_string(&sb, f->subject ? f->subject : "");
+		strbuf_addstr(&sb, ", \"file\": ");
+		json_add_string(&sb, f->file);
+		strbuf_addf(&sb, ", \"line\": %d, \"removed\": ", f->line);
+		json_add_string(&sb, f->removed);
+		strbuf_addstr(&sb, ", \"added\": ");
+		json_add_string_or_null(&sb, f->added);
+		strbuf_addstr(&sb, ", \"explain\": ");
+		json_add_string(&sb, f->entry->explain);
+		strbuf_addch(&sb, '}');
+	}
+	strbuf_addstr(&sb, "]}\n");
+	fwrite(sb.buf, 1, sb.len, fp);
+	strbuf_release(&sb);
+}

@@ -1,0 +1,210 @@
+/* khsend policy check|list and khsend explain: look at the policy itself. */
+#include "khsend.h"
+#include "lib/json.h"
+#include "lib/parse-options.h"
+#include "check/report.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const policy_usage[] = {
+	"khsend policy check [<file>...]",
+	"khsend policy list [--policy <file>]... [--format=text|json | --ids]",
+	NULL,
+};
+
+static const char *const explain_usage[] = {
+	"khsend explain [--policy <file>]... <id>",
+	NULL,
+};
+
+/* Validate files one by one (or the effective layers), printing a line for each. */
+static int
+policy_check(int argc, const char **argv)
+{
+	struct option options[] = { OPT_END() };
+	int problems = 0;
+
+	argc = parse_options(argc, argv, options, policy_usage, 0);
+	if (argc < 2) {
+		struct khsend_ctx ctx;
+
+		ctx_init(&ctx, NULL);	/* exits 2 on any problem */
+		for (size_t i = 0; i < ctx.policy.files.nr; i++)
+			printf("%s: ok\n", ctx.policy.files.v[i]);
+		printf("khsend: %zu %s in effect\n", ctx.policy.nr, ctx.policy.nr == 1 ? "entry" : "entries");
+		ctx_release(&ctx);
+		return EXIT_CLEAN;
+	}
+	for (int i = 1; i < argc; i++) {
+		struct policy p = POLICY_INIT;
+		int n = policy_load_file(&p, argv[i]);
+
+		if (!n)
+			printf("%s: ok, %zu %s\n", argv[i], p.nr, p.nr == 1 ? "entry" : "entries");
+		problems += n;
+		policy_release(&p);
+	}
+	if (problems)
+		error("%d %s found", problems, problems == 1 ? "problem" : "problems");
+	return problems ? EXIT_ERROR : EXIT_CLEAN;
+}
+
+static void
+list_json(const struct policy *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "{\"files\": [");
+	for (size_t i = 0; i < p->files.nr; i++) {
+		strbuf_addstr(&sb, i ? ", " : "");
+		json_add_string(&sb, p->files.v[i]);
+	}
+	strbuf_addstr(&sb, "], \"entries\": [");
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct policy_entry *e = p->v[i];
+
+		strbuf_addstr(&sb, i ? ", {\"id\": " : "{\"id\": ");
+		json_add_string(&sb, e->id);
+		strbuf_addstr(&sb, ", \"action\": ");
+		json_add_string(&sb, policy_action_name(e->action));
+		strbuf_addstr(&sb, e->regex_src ? ", \"regex\": " : ", \"string\": ");
+		json_add_string(&sb, e->regex_src ? e->regex_src : e->string);
+		strbuf_addf(&sb, ", \"ignore-case\": %s, \"allow-override\": %s, \"paths\": [",
+			    e->ignore_case ? "true" : "false", e->allow_override ? "true" : "false");
+		for (size_t k = 0; k < e->paths.nr; k++) {
+			strbuf_addstr(&sb, k ? ", " : "");
+			json_add_string(&sb, e->paths.v[k]);
+		}
+		strbuf_addstr(&sb, "], \"origin\": ");
+		json_add_string(&sb, e->origin);
+		strbuf_addch(&sb, '}');
+	}
+	strbuf_addstr(&sb, "]}\n");
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
+static int
+policy_list(int argc, const char **argv)
+{
+	struct strvec policies = STRVEC_INIT;
+	const char *format = NULL;
+	struct khsend_ctx ctx;
+	int ids = 0;
+	struct option options[] = {
+		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
+		OPT_STRING(0, "format", &format, "text|json", "output format (default: text)"),
+		OPT_BOOL(0, "ids", &ids, "print only the ids, one a line (for scripts and completion)"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, options, policy_usage, 0);
+	if (argc > 1)
+		usage_msg_opt(policy_usage, options, "'policy list' takes no arguments");
+	if (ids == 1 && format)
+		usage_msg_opt(policy_usage, options, "--ids and --format cannot be combined");
+	if (!format)
+		format = "text";
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		usage_msg_opt(policy_usage, options, "--format=%s: expected text or json", format);
+	ctx_init(&ctx, &policies);
+	if (ids == 1) {
+		for (size_t i = 0; i < ctx.policy.nr; i++)
+			printf("%s\n", ctx.policy.v[i]->id);
+	} else if (!strcmp(format, "json")) {
+		list_json(&ctx.policy);
+	} else {
+		for (size_t i = 0; i < ctx.policy.nr; i++) {
+			const struct policy_entry *e = ctx.policy.v[i];
+			char pattern[1200];
+			struct strbuf line = STRBUF_INIT;
+
+			strbuf_addf(&line, "%-28s %-8s %s", e->id, policy_action_name(e->action),
+				    policy_entry_pattern(e, pattern, sizeof(pattern)));
+			for (size_t k = 0; k < e->paths.nr; k++)
+				strbuf_addf(&line, "%s%s", k ? ", " : "  in ", e->paths.v[k]);
+			sanitize_terminal(line.buf);
+			printf("%s\n", line.buf);
+			strbuf_release(&line);
+		}
+	}
+	ctx_release(&ctx);
+	strvec_clear(&policies);
+	return EXIT_CLEAN;
+}
+
+int
+cmd_policy(int argc, const char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "check"))
+		return policy_check(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "list"))
+		return policy_list(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		struct option none[] = { OPT_END() };
+
+		parse_options(argc, argv, none, policy_usage, 0);
+	}
+	usage_msg_opt(policy_usage, (struct option[]){ OPT_END() },
+		      argc < 2 ? "say 'check' or 'list'" : "unknown policy command '%s'",
+		      argc < 2 ? "" : argv[1]);
+}
+
+int
+cmd_explain(int argc, const char **argv)
+{
+	struct strvec policies = STRVEC_INIT;
+	struct khsend_ctx ctx;
+	const struct policy_entry *e;
+	char pattern[1200];
+	struct option options[] = {
+		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
+		OPT_END(),
+	};
+	int ret = EXIT_CLEAN;
+
+	argc = parse_options(argc, argv, options, explain_usage, 0);
+	if (argc != 2)
+		usage_msg_opt(explain_usage, options, "name one policy entry (see 'khsend policy list')");
+	ctx_init(&ctx, &policies);
+	e = policy_find(&ctx.policy, argv[1]);
+	if (!e) {
+		struct strbuf near = STRBUF_INIT;
+
+		for (size_t i = 0; i < ctx.policy.nr; i++)
+			if (strstr(ctx.policy.v[i]->id, argv[1]) || strstr(argv[1], ctx.policy.v[i]->id))
+				strbuf_addf(&near, "%s%s", near.len ? ", " : "", ctx.policy.v[i]->id);
+		if (near.len)
+			error("no policy entry '%s' (did you mean: %s?)", argv[1], near.buf);
+		else
+			error("no policy entry '%s' (see 'khsend policy list')", argv[1]);
+		strbuf_release(&near);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	{
+		struct strbuf head = STRBUF_INIT;
+
+		strbuf_addf(&head, "%s: %s (%s)", e->id, policy_entry_pattern(e, pattern, sizeof(pattern)),
+			    policy_action_name(e->action));
+		print_sanitized(stdout, "", head.buf);
+		strbuf_reset(&head);
+		for (size_t k = 0; k < e->paths.nr; k++)
+			strbuf_addf(&head, "%s%s", k ? ", " : "in: ", e->paths.v[k]);
+		if (e->paths.nr)
+			print_sanitized(stdout, "", head.buf);
+		strbuf_release(&head);
+	}
+	putchar('\n');
+	report_explain(stdout, e, "  ");
+	for (size_t i = 0; i < e->see.nr; i++)
+		print_sanitized(stdout, i ? "     " : "\nsee: ", e->see.v[i]);
+	printf("\ndefined at %s\n", e->origin);
+out:
+	ctx_release(&ctx);
+	strvec_clear(&policies);
+	return ret;
+}

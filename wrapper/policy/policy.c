@@ -1,0 +1,1080 @@
+/*
+ * policy: load, validate and layer policy files with libyaml's document
+ * API, after netplan's key tables and error format.  Every problem in a
+ * file is reported (not just the first) as "file:line:col: message".
+ */
+#define _GNU_SOURCE
+#include "policy/policy.h"
+#include "policy/glob.h"
+#include "lib/gitutil.h"
+#include "lib/path.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#ifndef KHSEND_DATADIR
+#define KHSEND_DATADIR "/usr/local/share/khsend"
+#endif
+
+/* policy.yaml as shipped, linked in by embedded-policy.S. */
+extern const char khsend_embedded_policy[];
+extern const char khsend_embedded_policy_end[];
+
+#define MAX_POLICY_BYTES (1u << 20)
+#define MAX_STRING_BYTES 1024
+#define MAX_EXPLAIN_BYTES 8192
+#define MAX_ID_BYTES 64
+
+struct loader {
+	const char *name;	/* file name used in messages */
+	const char *buf;
+	size_t len;
+	yaml_document_t doc;
+	int problems;
+};
+
+__attribute__((format(printf, 3, 4)))
+static void
+problem_at(struct loader *ld, yaml_mark_t mark, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	sanitize_terminal(sb.buf);
+	fflush(stdout);
+	fprintf(stderr, "%s:%zu:%zu: %s\n", ld->name, mark.line + 1, mark.column + 1, sb.buf);
+	strbuf_release(&sb);
+	ld->problems++;
+}
+
+/* Show the offending line and a caret under the column, as netplan does. */
+static void
+show_source_line(struct loader *ld, yaml_mark_t mark)
+{
+	const char *p = ld->buf, *end = ld->buf + ld->len;
+	struct strbuf line = STRBUF_INIT;
+
+	for (size_t l = 0; l < mark.line && p < end; l++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		p = nl ? nl + 1 : end;
+	}
+	if (p >= end)
+		return;
+	strbuf_add(&line, p, strcspn(p, "\n"));
+	sanitize_terminal(line.buf);
+	fprintf(stderr, "%s\n%*s^\n", line.buf, (int)mark.column, "");
+	strbuf_release(&line);
+}
+
+static yaml_mark_t
+mark_of_offset(struct loader *ld, size_t offset)
+{
+	yaml_mark_t m = { offset, 0, 0 };
+
+	for (size_t i = 0; i < offset && i < ld->len; i++) {
+		if (ld->buf[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else {
+			m.column++;
+		}
+	}
+	return m;
+}
+
+/* libyaml's own error report (tests/example-reformatter.c), in our format. */
+static void
+report_parser_error(struct loader *ld, yaml_parser_t *parser)
+{
+	yaml_mark_t mark;
+
+	switch (parser->error) {
+	case YAML_MEMORY_ERROR:
+		die("out of memory while reading '%s'", ld->name);
+	case YAML_READER_ERROR:
+		mark = mark_of_offset(ld, parser->problem_offset);
+		if (parser->problem_value != -1)
+			problem_at(ld, mark, "invalid YAML: %s (byte 0x%02x)",
+				   parser->problem, (unsigned)parser->problem_value);
+		else
+			problem_at(ld, mark, "invalid YAML: %s", parser->problem);
+		return;
+	default:
+		mark = parser->problem_mark;
+		if (mark.index < ld->len && ld->buf[mark.index] == '\t')
+			problem_at(ld, mark, "invalid YAML: tabs are not allowed for indentation (use spaces)");
+		else if (parser->context)
+			problem_at(ld, mark, "invalid YAML: %s (%s at line %zu column %zu)",
+				   parser->problem, parser->context,
+				   parser->context_mark.line + 1, parser->context_mark.column + 1);
+		else
+			problem_at(ld, mark, "invalid YAML: %s", parser->problem ? parser->problem : "syntax error");
+		show_source_line(ld, mark);
+	}
+}
+
+/*
+ * The document API resolves aliases silently, so look at the events first:
+ * aliases, anchors, explicit tags and extra documents are all refused.
+ * Returns 0 when the stream is well-formed (even if it had refusals).
+ */
+static int
+prescan(struct loader *ld)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int documents = 0, ret = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		die("out of memory while reading '%s'", ld->name);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)ld->buf, ld->len);
+	for (;;) {
+		yaml_char_t *anchor = NULL, *tag = NULL;
+		int done;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			report_parser_error(ld, &parser);
+			ret = -1;
+			break;
+		}
+		switch (ev.type) {
+		case YAML_ALIAS_EVENT:
+			problem_at(ld, ev.start_mark, "aliases are not allowed in a policy (found '*%s')",
+				   (const char *)ev.data.alias.anchor);
+			break;
+		case YAML_SCALAR_EVENT:
+			anchor = ev.data.scalar.anchor;
+			tag = ev.data.scalar.tag;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			anchor = ev.data.sequence_start.anchor;
+			tag = ev.data.sequence_start.tag;
+			break;
+		case YAML_MAPPING_START_EVENT:
+			anchor = ev.data.mapping_start.anchor;
+			tag = ev.data.mapping_start.tag;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++documents > 1)
+				problem_at(ld, ev.start_mark, "a policy file holds one YAML document");
+			break;
+		default:
+			break;
+		}
+		if (anchor)
+			problem_at(ld, ev.start_mark, "anchors are not allowed in a policy (found '&%s')",
+				   (const char *)anchor);
+		if (tag)
+			problem_at(ld, ev.start_mark, "tags are not allowed in a policy (found '%s')",
+				   (const char *)tag);
+		done = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+		if (done)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	return ret;
+}
+
+static const char *
+node_type_name(yaml_node_type_t t)
+{
+	switch (t) {
+	case YAML_SCALAR_NODE:
+		return "a single value";
+	case YAML_SEQUENCE_NODE:
+		return "a list";
+	case YAML_MAPPING_NODE:
+		return "a mapping";
+	default:
+		return "nothing";
+	}
+}
+
+static const char *
+scalar(yaml_node_t *node)
+{
+	return (const char *)node->data.scalar.value;
+}
+
+/* A scalar as a C string, refusing embedded NULs and oversized values. */
+static const char *
+string_value(struct loader *ld, yaml_node_t *node, const char *key, size_t max)
+{
+	const char *s = scalar(node);
+
+	if (strlen(s) != node->data.scalar.length) {
+		problem_at(ld, node->start_mark, "'%s' contains a NUL byte", key);
+		return NULL;
+	}
+	if (node->data.scalar.length > max) {
+		problem_at(ld, node->start_mark, "'%s' is too long (%zu bytes, at most %zu)",
+			   key, node->data.scalar.length, max);
+		return NULL;
+	}
+	return s;
+}
+
+/* Booleans are the plain words true and false, nothing else. */
+static int
+bool_value(struct loader *ld, yaml_node_t *node, const char *key)
+{
+	if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+		if (!strcmp(scalar(node), "true"))
+			return 1;
+		if (!strcmp(scalar(node), "false"))
+			return 0;
+	}
+	problem_at(ld, node->start_mark, "'%s' must be true or false, not '%s'", key, scalar(node));
+	return -1;
+}
+
+static int
+action_value(struct loader *ld, yaml_node_t *node, enum policy_action *out)
+{
+	static const char *names[] = { "warn", "annotate", "block" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(scalar(node), names[i])) {
+			*out = (enum policy_action)i;
+			return 0;
+		}
+	problem_at(ld, node->start_mark, "unknown action '%s' (expected block, annotate or warn)",
+		   scalar(node));
+	return -1;
+}
+
+/* One entry as it is being read; -1 in a flag means "not given". */
+struct entry_build {
+	struct policy_entry *e;
+	yaml_node_t *node;
+	yaml_node_t *id_node, *string_node, *regex_node, *explain_node;
+	int ignore_case, allow_override, disabled, action_set;
+};
+
+struct defaults {
+	enum policy_action action;
+	int ignore_case, allow_override;
+};
+
+typedef void (*field_fn)(struct loader *, yaml_node_t *value, void *target);
+
+struct field {
+	const char *key;
+	yaml_node_type_t type;
+	field_fn fn;
+};
+
+static void
+entry_id(struct loader *ld, yaml_node_t *v, void *target)
+{
+	struct entry_build *b = target;
+	const char *s = string_value(ld, v, "id", MAX_ID_BYTES);
+
+	b->id_node = v;
+	if (!s)
+		return;
+	if (!*s || s[strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-")]) {
+		problem_at(ld, v->start_mark, "id '%s' may only use a-z, 0-9 and '-'", s);
+		return;
+	}
+	b->e->id = xstrdup(s);
+}
+
+static void
+entry_string(struct loader *ld, yaml_node_t *v, void *target)
+{
+	struct entry_build *b = target;
+	const char *s = string_value(ld, v, "string", MAX_STRING_BYTES);
+
+	b->string_node = v;
+	if (!s)
+		return;
+	if (!*s)
+		problem_at(ld, v->start_mark, "'string' is empty");
+	else if (strchr(s, '\n'))
+		problem_at(ld, v->start_mark, "'string' spans lines, but matching is per line");
+	else
+		b->e->string = xstrdup(s);
+}
+
+static void
+entry_regex(struct loader *ld, yaml_node_t *v, void *target)
+{
+	struct entry_build *b = target;
+	const char *s = string_value(ld, v, "regex", MAX_STRING_BYTES);
+
+	b->regex_node = v;
+	if (!s)
+		return;
+	if (!*s)
+		problem_at(ld, v->start_mark, "'regex' is empty");
+	else
+		b->e->regex_src = xstrdup(s);
+}
+
+static void
+entry_ignore_case(struct loader *ld, yaml_node_t *v, void *target)
+{
+	((struct entry_build *)target)->ignore_case = bool_value(ld, v, "ignore-case");
+}
+
+static void
+entry_allow_override(struct loader *ld, yaml_node_t *v, void *target)
+{
+	((struct entry_build *)target)->allow_override = bool_value(ld, v, "allow-override");
+}
+
+static void
+entry_disabled(struct loader *ld, yaml_node_t *v, void *target)
+{
+	((struct entry_build *)target)->disabled = bool_value(ld, v, "disabled");
+}
+
+static void
+entry_action(struct loader *ld, yaml_node_t *v, void *target)
+{
+	struct entry_build *b = target;
+
+	if (!action_value(ld, v, &b->e->action))
+		b->action_set = 1;
+}
+
+static void
+entry_explain(struct loader *ld, yaml_node_t *v, void *target)
+{
+	struct entry_build *b = target;
+	const char *s = string_value(ld, v, "explain", MAX_EXPLAIN_BYTES);
+	struct strbuf sb = STRBUF_INIT;
+
+	b->explain_node = v;
+	if (!s)
+		return;
+	strbuf_addstr(&sb, s);
+	strbuf_trim(&sb);
+	if (!sb.len) {
+		problem_at(ld, v->start_mark, "'explain' is empty; say what the joke is, in plain English");
+		strbuf_release(&sb);
+		return;
+	}
+	b->e->explain = strbuf_detach(&sb, NULL);
+}
+
+/* A list of strings; `check` may refuse an item (NULL: every string is fine). */
+static void
+string_list(struct loader *ld, yaml_node_t *v, const char *key, struct strvec *out,
+	    const char *(*check)(const char *))
+{
+	for (yaml_node_item_t *it = v->data.sequence.items.start; it < v->data.sequence.items.top; it++) {
+		yaml_node_t *item = yaml_document_get_node(&ld->doc, *it);
+		const char *s, *why;
+
+		if (item->type != YAML_SCALAR_NODE) {
+			problem_at(ld, item->start_mark, "each item of '%s' must be a string, not %s",
+				   key, node_type_name(item->type));
+			continue;
+		}
+		s = string_value(ld, item, key, MAX_STRING_BYTES);
+		if (!s)
+			continue;
+		if (!*s) {
+			problem_at(ld, item->start_mark, "empty item in '%s'", key);
+			continue;
+		}
+		if (check && (why = check(s))) {
+			problem_at(ld, item->start_mark, "'%s': %s", s, why);
+			continue;
+		}
+		strvec_push(out, s);
+	}
+}
+
+static void
+entry_paths(struct loader *ld, yaml_node_t *v, void *target)
+{
+	string_list(ld, v, "paths", &((struct entry_build *)target)->e->paths, path_glob_problem);
+}
+
+static void
+entry_see(struct loader *ld, yaml_node_t *v, void *target)
+{
+	string_list(ld, v, "see", &((struct entry_build *)target)->e->see, NULL);
+}
+
+static const struct field entry_fields[] = {
+	{ "id", YAML_SCALAR_NODE, entry_id },
+	{ "string", YAML_SCALAR_NODE, entry_string },
+	{ "regex", YAML_SCALAR_NODE, entry_regex },
+	{ "ignore-case", YAML_SCALAR_NODE, entry_ignore_case },
+	{ "paths", YAML_SEQUENCE_NODE, entry_paths },
+	{ "action", YAML_SCALAR_NODE, entry_action },
+	{ "allow-override", YAML_SCALAR_NODE, entry_allow_override },
+	{ "explain", YAML_SCALAR_NODE, entry_explain },
+	{ "see", YAML_SEQUENCE_NODE, entry_see },
+	{ "disabled", YAML_SCALAR_NODE, entry_disabled },
+	{ NULL, YAML_NO_NODE, NULL },
+};
+
+static void
+defaults_action(struct loader *ld, yaml_node_t *v, void *target)
+{
+	action_value(ld, v, &((struct defaults *)target)->action);
+}
+
+static void
+defaults_ignore_case(struct loader *ld, yaml_node_t *v, void *target)
+{
+	int b = bool_value(ld, v, "ignore-case");
+
+	if (b >= 0)
+		((struct defaults *)target)->ignore_case = b;
+}
+
+static void
+defaults_allow_override(struct loader *ld, yaml_node_t *v, void *target)
+{
+	int b = bool_value(ld, v, "allow-override");
+
+	if (b >= 0)
+		((struct defaults *)target)->allow_override = b;
+}
+
+static const struct field defaults_fields[] = {
+	{ "action", YAML_SCALAR_NODE, defaults_action },
+	{ "ignore-case", YAML_SCALAR_NODE, defaults_ignore_case },
+	{ "allow-override", YAML_SCALAR_NODE, defaults_allow_override },
+	{ NULL, YAML_NO_NODE, NULL },
+};
+
+static void
+list_keys(struct strbuf *sb, const struct field *fields)
+{
+	for (const struct field *f = fields; f->key; f++)
+		strbuf_addf(sb, "%s%s", f == fields ? "" : ", ", f->key);
+}
+
+/*
+ * Walk a mapping through a key table: unknown and duplicate keys and
+ * values of the wrong shape are problems; known keys go to their handler.
+ */
+static void
+process_mapping(struct loader *ld, yaml_node_t *map, const char *what,
+		const struct field *fields, void *target)
+{
+	yaml_node_pair_t *start = map->data.mapping.pairs.start;
+
+	for (yaml_node_pair_t *pair = start; pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = yaml_document_get_node(&ld->doc, pair->key);
+		yaml_node_t *value = yaml_document_get_node(&ld->doc, pair->value);
+		const struct field *f;
+		int dup = 0;
+
+		if (key->type != YAML_SCALAR_NODE) {
+			problem_at(ld, key->start_mark, "keys in %s must be plain words", what);
+			continue;
+		}
+		for (yaml_node_pair_t *prev = start; prev < pair && !dup; prev++) {
+			yaml_node_t *pk = yaml_document_get_node(&ld->doc, prev->key);
+
+			if (pk->type == YAML_SCALAR_NODE && !strcmp(scalar(pk), scalar(key))) {
+				problem_at(ld, key->start_mark, "duplicate key '%s' in %s (first at line %zu)",
+					   scalar(key), what, pk->start_mark.line + 1);
+				dup = 1;
+			}
+		}
+		if (dup)
+			continue;
+		for (f = fields; f->key && strcmp(f->key, scalar(key)); f++)
+			;
+		if (!f->key) {
+			struct strbuf known = STRBUF_INIT;
+
+			list_keys(&known, fields);
+			problem_at(ld, key->start_mark, "unknown key '%s' in %s (known keys: %s)",
+				   scalar(key), what, known.buf);
+			strbuf_release(&known);
+			continue;
+		}
+		if (value->type != f->type) {
+			problem_at(ld, value->start_mark, "'%s' must be %s, not %s%s", f->key,
+				   node_type_name(f->type), node_type_name(value->type),
+				   f->type == YAML_SEQUENCE_NODE ? " (write [\"...\"] or a \"- ...\" list)" : "");
+			continue;
+		}
+		f->fn(ld, value, target);
+	}
+}
+
+static void
+entry_free(struct policy_entry *e)
+{
+	if (!e)
+		return;
+	free(e->id);
+	free(e->string);
+	if (e->regex_src)
+		regfree(&e->regex);
+	free(e->regex_src);
+	strvec_clear(&e->paths);
+	free(e->globs);
+	free(e->explain);
+	strvec_clear(&e->see);
+	free(e->origin);
+	free(e);
+}
+
+/*
+ * A policy comes from someone else, so its regexes must not be able to
+ * make regcomp() or regexec() run away: glibc copies the expression under
+ * a '+' or a bound once per repetition, so stacked or deeply nested ones
+ * grow exponentially, and back-references can take exponential time.  A
+ * linear look at the source refuses those; joke strings never need them.
+ */
+static const char *
+regex_problem(const char *re)
+{
+	int depth = 0, bounds = 0, after_quantifier = 0;
+
+	for (const char *p = re; *p; p++) {
+		int quantifier = 0;
+
+		switch (*p) {
+		case '\\':
+			if (p[1] >= '1' && p[1] <= '9')
+				return "uses a back-reference, which POSIX ERE does not have";
+			if (p[1])
+				p++;
+			break;
+		case '[':
+			/* A bracket expression: everything up to its ']' is literal. */
+			p += p[1] == '^' ? 2 : 1;
+			if (*p == ']')
+				p++;
+			while (*p && *p != ']')
+				p++;
+			if (!*p)
+				return NULL;	/* regcomp() says what is wrong */
+			break;
+		case '(':
+			if (++depth > 4)
+				return "nests groups more than 4 deep";
+			break;
+		case ')':
+			depth--;
+			break;
+		case '{': {
+			char *end;
+			long lo = strtol(p + 1, &end, 10), hi = lo;
+
+			if (*end == ',')
+				hi = end[1] == '}' ? 0 : strtol(end + 1, &end, 10);
+			if (++bounds > 2 || lo > 16 || hi > 16)
+				return "uses more than two bounds {m,n}, or a bound above 16";
+			while (*p && *p != '}')
+				p++;
+			if (!*p)
+				return NULL;
+			quantifier = 1;
+			break;
+		}
+		case '*':
+		case '+':
+		case '?':
+			quantifier = 1;
+			break;
+		default:
+			break;
+		}
+		if (quantifier && after_quantifier)
+			return "puts a repetition right after another";
+		after_quantifier = quantifier;
+	}
+	return NULL;
+}
+
+/* Compile a regex; refuse ones that cannot compile or that match nothing at all. */
+static int
+compile_regex(struct loader *ld, struct entry_build *b)
+{
+	struct policy_entry *e = b->e;
+	int flags = REG_EXTENDED | REG_NEWLINE | (e->ignore_case ? REG_ICASE : 0);
+	int rc;
+
+	const char *why = regex_problem(e->regex_src);
+
+	if (why) {
+		problem_at(ld, b->regex_node->start_mark, "regex '%s' %s", e->regex_src, why);
+		free(e->regex_src);
+		e->regex_src = NULL;
+		return -1;
+	}
+	rc = regcomp(&e->regex, e->regex_src, flags);
+	if (rc) {
+		char msg[256];
+
+		regerror(rc, &e->regex, msg, sizeof(msg));
+		problem_at(ld, b->regex_node->start_mark, "regex '%s' does not compile: %s",
+			   e->regex_src, msg);
+		free(e->regex_src);
+		e->regex_src = NULL;
+		return -1;
+	}
+	if (!regexec(&e->regex, "", 0, NULL, 0)) {
+		problem_at(ld, b->regex_node->start_mark,
+			   "regex '%s' matches the empty string, so it would match every line",
+			   e->regex_src);
+		regfree(&e->regex);
+		free(e->regex_src);
+		e->regex_src = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static struct policy_entry *
+read_entry(struct loader *ld, yaml_node_t *node, const struct defaults *defs)
+{
+	struct entry_build b = { 0 };
+	int before = ld->problems;
+
+	b.e = xcalloc(1, sizeof(*b.e));
+	b.node = node;
+	b.ignore_case = b.allow_override = b.disabled = -1;
+	strvec_init(&b.e->paths);
+	strvec_init(&b.e->see);
+	process_mapping(ld, node, "a policy entry", entry_fields, &b);
+
+	if (!b.id_node) {
+		problem_at(ld, node->start_mark, "entry has no 'id'");
+	} else if (b.disabled != 1) {
+		const char *id = b.e->id ? b.e->id : scalar(b.id_node);
+
+		if (b.string_node && b.regex_node)
+			problem_at(ld, b.regex_node->start_mark,
+				   "entry '%s' has both 'string' and 'regex'; give exactly one", id);
+		else if (!b.string_node && !b.regex_node)
+			problem_at(ld, node->start_mark, "entry '%s' needs a 'string' or a 'regex'", id);
+		if (!b.explain_node)
+			problem_at(ld, node->start_mark,
+				   "entry '%s' has no 'explain' (say what the joke is, in plain English)", id);
+	}
+	b.e->ignore_case = b.ignore_case >= 0 ? (unsigned)b.ignore_case : (unsigned)defs->ignore_case;
+	b.e->allow_override = b.allow_override >= 0 ? (unsigned)b.allow_override
+						    : (unsigned)defs->allow_override;
+	b.e->disabled = b.disabled == 1;
+	if (!b.action_set)
+		b.e->action = defs->action;
+	if (ld->problems == before && b.e->regex_src && !b.string_node)
+		compile_regex(ld, &b);
+	else if (b.e->regex_src) {
+		free(b.e->regex_src);	/* never compiled */
+		b.e->regex_src = NULL;
+	}
+	if (ld->problems != before) {
+		entry_free(b.e);
+		return NULL;
+	}
+	b.e->origin = xstrfmt("%s:%zu", ld->name, node->start_mark.line + 1);
+	b.e->globs = xcalloc(b.e->paths.nr + 1, sizeof(*b.e->globs));
+	for (size_t i = 0; i < b.e->paths.nr; i++)
+		path_glob_compile(&b.e->globs[i], b.e->paths.v[i]);
+	return b.e;
+}
+
+static void
+policy_add(struct policy *p, struct policy_entry *e)
+{
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	p->v[p->nr++] = e;
+}
+
+static void
+policy_remove_at(struct policy *p, size_t i)
+{
+	entry_free(p->v[i]);
+	memmove(p->v + i, p->v + i + 1, (p->nr - i - 1) * sizeof(*p->v));
+	p->nr--;
+}
+
+/* A later layer replaces entries by id; "disabled: true" removes them. */
+static void
+merge_entry(struct policy *p, struct policy_entry *e)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		if (strcmp(p->v[i]->id, e->id))
+			continue;
+		if (e->disabled) {
+			policy_remove_at(p, i);
+			entry_free(e);
+		} else {
+			entry_free(p->v[i]);
+			p->v[i] = e;
+		}
+		return;
+	}
+	if (e->disabled)
+		entry_free(e);
+	else
+		policy_add(p, e);
+}
+
+static int
+read_version(struct loader *ld, yaml_node_t *v)
+{
+	char *end;
+	long n;
+
+	if (v->type != YAML_SCALAR_NODE || v->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+		problem_at(ld, v->start_mark, "'version' must be a number");
+		return -1;
+	}
+	errno = 0;
+	n = strtol(scalar(v), &end, 10);
+	if (errno || *end || end == scalar(v)) {
+		problem_at(ld, v->start_mark, "'version' must be a number, not '%s'", scalar(v));
+		return -1;
+	}
+	if (n != POLICY_VERSION) {
+		problem_at(ld, v->start_mark, "unsupported policy version %ld (this khsend reads version %d)",
+			   n, POLICY_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+static yaml_node_t *
+mapping_get(struct loader *ld, yaml_node_t *map, const char *key)
+{
+	for (yaml_node_pair_t *pair = map->data.mapping.pairs.start; pair < map->data.mapping.pairs.top; pair++) {
+		yaml_node_t *k = yaml_document_get_node(&ld->doc, pair->key);
+
+		if (k->type == YAML_SCALAR_NODE && !strcmp(scalar(k), key))
+			return yaml_document_get_node(&ld->doc, pair->value);
+	}
+	return NULL;
+}
+
+/* Top-level keys are checked here; their values are read by parse_document(). */
+static void
+top_level_noop(struct loader *ld, yaml_node_t *v, void *target)
+{
+	(void)ld;
+	(void)v;
+	(void)target;
+}
+
+static const struct field top_fields[] = {
+	{ "version", YAML_SCALAR_NODE, top_level_noop },
+	{ "defaults", YAML_MAPPING_NODE, top_level_noop },
+	{ "entries", YAML_SEQUENCE_NODE, top_level_noop },
+	{ NULL, YAML_NO_NODE, NULL },
+};
+
+/* Duplicate ids are found even when either entry has other problems. */
+static void
+note_id(struct loader *ld, yaml_node_t *entry, struct strvec *seen)
+{
+	yaml_node_t *idn = mapping_get(ld, entry, "id");
+
+	if (!idn || idn->type != YAML_SCALAR_NODE)
+		return;
+	for (size_t i = 0; i < seen->nr; i += 2)
+		if (!strcmp(seen->v[i], scalar(idn))) {
+			problem_at(ld, idn->start_mark, "duplicate id '%s' (first defined at %s:%s)",
+				   scalar(idn), ld->name, seen->v[i + 1]);
+			return;
+		}
+	strvec_push(seen, scalar(idn));
+	strvec_pushf(seen, "%zu", entry->start_mark.line + 1);
+}
+
+static void
+parse_document(struct loader *ld, struct policy *layer)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&ld->doc);
+	yaml_node_t *version, *defaults, *entries;
+	struct defaults defs = { POLICY_BLOCK, 0, 0 };
+	yaml_mark_t top = { 0, 0, 0 };
+	struct strvec ids = STRVEC_INIT;	/* "id" then "line", for duplicates */
+
+	if (!root) {
+		problem_at(ld, top, "empty policy (expected 'version: %d' and 'entries:')", POLICY_VERSION);
+		return;
+	}
+	if (root->type != YAML_MAPPING_NODE) {
+		problem_at(ld, root->start_mark, "a policy must be a mapping with 'version' and 'entries', not %s",
+			   node_type_name(root->type));
+		return;
+	}
+	process_mapping(ld, root, "the policy", top_fields, NULL);
+	version = mapping_get(ld, root, "version");
+	if (!version)
+		problem_at(ld, root->start_mark, "missing 'version: %d'", POLICY_VERSION);
+	else if (read_version(ld, version))
+		return;	/* an unknown version: do not guess at the rest */
+	defaults = mapping_get(ld, root, "defaults");
+	if (defaults && defaults->type == YAML_MAPPING_NODE)
+		process_mapping(ld, defaults, "'defaults'", defaults_fields, &defs);
+	entries = mapping_get(ld, root, "entries");
+	if (!entries) {
+		problem_at(ld, root->start_mark, "missing 'entries'");
+		return;
+	}
+	if (entries->type != YAML_SEQUENCE_NODE)
+		return;	/* reported by process_mapping() */
+	for (yaml_node_item_t *it = entries->data.sequence.items.start; it < entries->data.sequence.items.top; it++) {
+		yaml_node_t *node = yaml_document_get_node(&ld->doc, *it);
+		struct policy_entry *e;
+		int repeat = 0;
+
+		/* An alias (already refused) brings back a node we have seen. */
+		for (yaml_node_item_t *prev = entries->data.sequence.items.start; prev < it && !repeat; prev++)
+			repeat = *prev == *it;
+		if (repeat)
+			continue;
+		if (node->type != YAML_MAPPING_NODE) {
+			problem_at(ld, node->start_mark, "each entry must be a mapping (id, string, explain, ...), not %s",
+				   node_type_name(node->type));
+			continue;
+		}
+		note_id(ld, node, &ids);
+		e = read_entry(ld, node, &defs);
+		if (e && ld->problems)
+			entry_free(e);	/* the layer is not merged anyway */
+		else if (e)
+			policy_add(layer, e);
+	}
+	strvec_clear(&ids);
+}
+
+int
+policy_parse(struct policy *p, const char *name, const char *buf, size_t len)
+{
+	struct loader ld = { .name = name, .buf = buf, .len = len };
+	struct policy layer = POLICY_INIT;
+	yaml_parser_t parser;
+
+	/* A syntax error ends it; refused aliases still let the rest be checked. */
+	if (prescan(&ld) < 0)
+		return ld.problems;
+	if (!yaml_parser_initialize(&parser))
+		die("out of memory while reading '%s'", name);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &ld.doc)) {
+		report_parser_error(&ld, &parser);
+		yaml_parser_delete(&parser);
+		return ld.problems;
+	}
+	parse_document(&ld, &layer);
+	yaml_document_delete(&ld.doc);
+	yaml_parser_delete(&parser);
+
+	if (!ld.problems) {
+		for (size_t i = 0; i < layer.nr; i++)
+			merge_entry(p, layer.v[i]);
+		layer.nr = 0;
+		strvec_push(&p->files, name);
+	}
+	policy_release(&layer);
+	return ld.problems;
+}
+
+int
+policy_load_file(struct policy *p, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (is_dir(path)) {
+		error("'%s' is a directory, not a policy file", path);
+		return 1;
+	}
+	if (strbuf_read_file(&sb, path, MAX_POLICY_BYTES) < 0) {
+		if (errno == EFBIG)
+			error("'%s' is too large for a policy file (more than %u bytes)", path, MAX_POLICY_BYTES);
+		else
+			error_errno("cannot read policy '%s'", path);
+		strbuf_release(&sb);
+		return 1;
+	}
+	ret = policy_parse(p, path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+const char *
+policy_system_path(void)
+{
+	const char *env = getenv("KHSEND_SYSTEM_POLICY");
+
+	if (env)
+		return env;
+	return KHSEND_DATADIR "/policy.yaml";
+}
+
+/* A layer that does not exist is simply absent; one that exists must be valid. */
+static int
+load_optional(struct policy *p, const char *path)
+{
+	if (access(path, F_OK) && errno == ENOENT)
+		return 0;
+	return policy_load_file(p, path);
+}
+
+int
+policy_load(struct policy *p, const struct strvec *explicit_files, git_repository *repo)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct strvec values = STRVEC_INIT;
+	const char *sys;
+	int problems = 0;
+
+	if (explicit_files && explicit_files->nr) {
+		for (size_t i = 0; i < explicit_files->nr; i++)
+			problems += policy_load_file(p, explicit_files->v[i]);
+		return problems;
+	}
+
+	sys = policy_system_path();
+	if (*sys && !access(sys, F_OK))
+		problems += policy_load_file(p, sys);
+	else if (!getenv("KHSEND_SYSTEM_POLICY"))
+		problems += policy_parse(p, "<built-in policy.yaml>", khsend_embedded_policy,
+					 (size_t)(khsend_embedded_policy_end - khsend_embedded_policy));
+
+	xdg_config_dir(&path);
+	strbuf_addstr(&path, "/policy.yaml");
+	problems += load_optional(p, path.buf);
+
+	if (repo && !git_repository_is_bare(repo)) {
+		strbuf_reset(&path);
+		strbuf_addstr(&path, git_repository_workdir(repo));
+		strbuf_addstr(&path, ".khsend.yaml");
+		problems += load_optional(p, path.buf);
+	}
+
+	repo_config_get_all(repo, "khsend.policy", &values);
+	for (size_t i = 0; i < values.nr; i++) {
+		char *file = expand_user_path(values.v[i]);
+
+		if (*file != '/' && repo && git_repository_workdir(repo)) {
+			char *abs = xstrfmt("%s%s", git_repository_workdir(repo), file);
+
+			free(file);
+			file = abs;
+		}
+		problems += policy_load_file(p, file);
+		free(file);
+	}
+	strvec_clear(&values);
+	strbuf_release(&path);
+	return problems;
+}
+
+void
+policy_release(struct policy *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		entry_free(p->v[i]);
+	free(p->v);
+	p->v = NULL;
+	p->nr = p->alloc = 0;
+	strvec_clear(&p->files);
+}
+
+const struct policy_entry *
+policy_find(const struct policy *p, const char *id)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		if (!strcmp(p->v[i]->id, id))
+			return p->v[i];
+	return NULL;
+}
+
+const char *
+policy_action_name(enum policy_action a)
+{
+	switch (a) {
+	case POLICY_WARN:
+		return "warn";
+	case POLICY_ANNOTATE:
+		return "annotate";
+	case POLICY_BLOCK:
+		return "block";
+	}
+	return "?";
+}
+
+int
+policy_entry_covers(const struct policy_entry *e, const char *path)
+{
+	if (!e->paths.nr)
+		return 1;
+	for (size_t i = 0; i < e->paths.nr; i++)
+		if (path_glob_matches(&e->globs[i], path))
+			return 1;
+	return 0;
+}
+
+size_t
+policy_entry_count(const struct policy_entry *e, const char *line)
+{
+	size_t n = 0;
+
+	if (e->regex_src) {
+		regmatch_t m;
+		const char *p = line;
+		int flags = 0;
+
+		while (*p && !regexec(&e->regex, p, 1, &m, flags)) {
+			n++;
+			if (m.rm_eo > m.rm_so)
+				p += m.rm_eo;
+			else if (p[m.rm_so])
+				p += m.rm_so + 1;	/* an empty match: step over it */
+			else
+				break;
+			flags = REG_NOTBOL;
+		}
+		return n;
+	}
+	for (const char *p = line;; n++) {
+		p = e->ignore_case ? strcasestr(p, e->string) : strstr(p, e->string);
+		if (!p)
+			break;
+		p += strlen(e->string);
+	}
+	return n;
+}
+
+int
+policy_entry_occurs_in(const struct policy_entry *e, const char *text, size_t len)
+{
+	/* REG_NEWLINE (set at compile time) keeps a match within one line. */
+	if (e->regex_src)
+		return !regexec(&e->regex, text, 0, NULL, 0);
+	if (e->ignore_case)
+		return strcasestr(text, e->string) != NULL;
+	return memmem(text, len, e->string, strlen(e->string)) != NULL;
+}
+
+const char *
+policy_entry_pattern(const struct policy_entry *e, char *buf, size_t size)
+{
+	if (e->regex_src)
+		snprintf(buf, size, "/%s/%s", e->regex_src, e->ignore_case ? "i" : "");
+	else
+		snprintf(buf, size, "\"%s\"%s", e->string, e->ignore_case ? " (any case)" : "");
+	return buf;
+}
