@@ -92,7 +92,8 @@ $(OUT):
 # Fuzz targets (libFuzzer, clang): the policy loader and the series reader.
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
-LIB_SRCS := $(filter-out wrapper/khsend.c $(wildcard wrapper/*/cmd-*.c),$(SRCS))
+# The stages the fuzz targets drive, without the commands.
+LIB_SRCS := $(filter-out $(wildcard wrapper/*/cmd-*.c),$(wildcard $(addprefix wrapper/,$(addsuffix /*.c,lib policy series check))))
 FUZZ_OBJS := $(LIB_SRCS:wrapper/%.c=build-fuzz/%.o) build-fuzz/policy/embedded-policy.o
 FUZZERS := build-fuzz/policy-fuzz build-fuzz/patch-fuzz
 

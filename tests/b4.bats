@@ -83,21 +83,24 @@ b4_normalized() {
 	[ -z "$(git tag -l 'sent/*')" ]
 }
 
-@test "a message b4 makes that khsend did not check is refused, and nothing leaves" {
-	# A b4 that, on its second run (the real send), finds the branch changed under it.
+@test "what b4 sends is checked as it leaves: a change made under khsend is caught, and nothing leaves" {
+	# A b4 that, on its second run (the real send), finds the branch changed under it:
+	# the joke "fixed" in the last commit after khsend checked what b4 would send.
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	cat > "$BATS_TEST_TMPDIR/bin/b4" <<EOF
 #!/bin/sh
 if [ -e "$BATS_TEST_TMPDIR/b4-ran" ]; then
-	git commit -q --amend -m "watchdog: fix a typo in a comment, and more" -m "Signed-off-by: A U Thor <author@example.com>"
+	sed -i 's/topology borken/topology broken/' kernel/sched/topology.c
+	git commit -q -a --amend --no-edit
 fi
 touch "$BATS_TEST_TMPDIR/b4-ran"
 exec /usr/bin/b4 "\$@"
 EOF
 	chmod +x "$BATS_TEST_TMPDIR/bin/b4"
 	PATH=$BATS_TEST_TMPDIR/bin:$PATH run bash -c 'echo | khsend b4 --no-boot --no-sign --to list@example.org'
-	assert_failure 1
-	assert_output --partial 'b4 is about to send a message that khsend did not check'
+	assert_failure
+	assert_output --partial 'block: sched-topology-borken'
+	assert_output --partial 'nothing was sent'
 	[ "$(sent_count transport)" -eq 0 ]
 }
 
@@ -137,8 +140,8 @@ EOF
 	[ "$before" = "$(user_state .)" ]
 }
 
-@test "the transport only runs under khsend b4" {
-	run khsend hook b4-transport -i list@example.org < /dev/null
+@test "the transport only runs under khsend and khsend b4" {
+	run khsend hook transport -i list@example.org < /dev/null
 	assert_failure 2
-	assert_output --partial "only runs under 'khsend b4'"
+	assert_output --partial "it only runs under 'khsend' and 'khsend b4'"
 }

@@ -197,7 +197,7 @@ PY
 	bad=$(git rev-parse HEAD)
 	make_commit kernel/acct.c 's/suspeneded/suspended/' 'acct: fix a typo'
 	run -1 khsend check --format=json master~3..master
-	assert_output --partial "\"patch\": \"$bad\""
+	assert_output --partial "\"patch\": \"0002-sched-topology-fix-a-typo.patch (commit ${bad:0:12})\", \"commit\": \"$bad\""
 	assert_output --partial '"index": 2'
 	run -1 khsend check -2
 	run -0 khsend check -1

@@ -224,7 +224,12 @@ EOF2
 	run -0 khsend check "$(seed_patch)"
 	assert_line --partial 'warn: sched-topology-borken'
 	assert_output --partial "layer $XDG_CONFIG_HOME/khsend/policy.yaml says warn"
+	# The repository's layer is read from HEAD, never from the work tree a patch could write.
 	write_policy .khsend.yaml annotate
+	run -0 khsend check "$(seed_patch)"
+	assert_line --partial 'warn: sched-topology-borken'
+	git add .khsend.yaml
+	git commit -qm 'khsend policy'
 	run -0 khsend check "$(seed_patch)"
 	assert_line --partial 'annotate: sched-topology-borken'
 	write_policy ../extra.yaml block
@@ -234,7 +239,7 @@ EOF2
 	run -0 khsend policy check
 	assert_line "$ROOT/policy.yaml: ok"
 	assert_line "$XDG_CONFIG_HOME/khsend/policy.yaml: ok"
-	assert_line "$PWD/.khsend.yaml: ok"
+	assert_line "HEAD:.khsend.yaml: ok"
 	assert_line "$PWD/../extra.yaml: ok"
 }
 

@@ -38,7 +38,7 @@ print <<"EOT";
  * Do not edit; regenerate (tests/send.bats checks that this file matches
  * the installed git send-email).
  */
-#include "sendemail-options.h"
+#include "send/sendemail-options.h"
 
 const char sendemail_options_version[] = "$version";
 

@@ -9,12 +9,16 @@
  */
 #include "khsend.h"
 #include "lib/color.h"
-#include "lib/gitutil.h"
+#include "lib/config.h"
+#include "lib/lg2.h"
+#include "lib/repo.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,19 +45,36 @@ static const struct command commands[] = {
 };
 
 void
-ctx_init(struct khsend_ctx *ctx, const struct strvec *policies)
+ctx_init(struct khsend_ctx *ctx)
 {
-	int problems;
-
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->policy = (struct policy)POLICY_INIT;
 	ctx->repo = repo_discover();
-	problems = policy_load(&ctx->policy, policies, ctx->repo);
+}
+
+void
+ctx_load_policy(struct khsend_ctx *ctx, const struct strvec *files, const char *base)
+{
+	int problems;
+
+	if (ctx->policy_loaded)
+		BUG("the policy is loaded once");
+	ctx->policy_loaded = 1;
+	problems = policy_load(&ctx->policy, files, ctx->repo, base);
 	if (problems)
 		die("the policy has %d %s (see above); nothing was checked", problems,
 		    problems == 1 ? "problem" : "problems");
 	if (!ctx->policy.files.nr)
 		warning("no policy file was found, so nothing is protected");
+}
+
+void
+ctx_reload_policy(struct khsend_ctx *ctx, const struct strvec *files, const char *base)
+{
+	policy_release(&ctx->policy);
+	ctx->policy = (struct policy)POLICY_INIT;
+	ctx->policy_loaded = 0;
+	ctx_load_policy(ctx, files, base);
 }
 
 const char *
@@ -70,7 +91,7 @@ void
 ctx_release(struct khsend_ctx *ctx)
 {
 	policy_release(&ctx->policy);
-	git_repository_free(ctx->repo);
+	repo_free(ctx->repo);
 	free(ctx->tmpdir);
 	ctx->repo = NULL;
 	ctx->tmpdir = NULL;
@@ -79,14 +100,11 @@ ctx_release(struct khsend_ctx *ctx)
 int
 ctx_want_boot(const struct khsend_ctx *ctx, int flag)
 {
-	int on = 1, rc;
+	int on = 1;
 
 	if (flag >= 0)
 		return flag;
-	rc = repo_config_get_bool(ctx->repo, "khsend.boot", &on);
-	if (rc < 0)
-		die("khsend.boot must be true or false");
-	return rc ? on : 1;
+	return config_get_bool("khsend.boot", &on) ? on : 1;
 }
 
 void
@@ -101,6 +119,21 @@ ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow)
 			die("--allow %s: this entry cannot be overridden (its policy says so, at %s)",
 			    allow->v[i], e->origin);
 	}
+}
+
+const char *
+khsend_self_path(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n;
+
+	if (*path)
+		return path;
+	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (n <= 0)
+		die_errno("cannot find where this khsend is (/proc/self/exe)");
+	path[n] = '\0';
+	return path;
 }
 
 static void
@@ -156,17 +189,10 @@ take_color_options(int argc, const char **argv)
 static int
 names_revisions(const char *arg)
 {
-	git_repository *repo = repo_discover();
-	git_revspec spec;
-	int yes = 0;
+	struct repo *repo = repo_discover();
+	int yes = repo_names_revisions(repo, arg);
 
-	if (repo && !git_revparse(&spec, repo, arg)) {
-		yes = 1;
-		git_object_free(spec.from);
-		git_object_free(spec.to);
-	}
-	git_error_clear();
-	git_repository_free(repo);
+	repo_free(repo);
 	return yes;
 }
 
@@ -183,7 +209,6 @@ main(int argc, const char **argv)
 	const struct command *c;
 	int ret;
 
-	git_libgit2_init();
 	argc = take_color_options(argc, argv);
 	if (argc < 2) {
 		print_help(stderr);
@@ -216,6 +241,7 @@ main(int argc, const char **argv)
 		ret = close_stdout(c->fn(argc - 1, argv + 1));
 out:
 	run_exit_cleanup();
-	git_libgit2_shutdown();
+	lg2_shutdown();
+	config_clear();
 	return ret;
 }

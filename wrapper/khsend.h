@@ -2,22 +2,29 @@
 #ifndef KHSEND_H
 #define KHSEND_H
 
-#include "policy/policy.h"
+#include "lib/repo.h"
 #include "lib/strvec.h"
-
-#include <git2.h>
+#include "policy/policy.h"
 
 #define KHSEND_VERSION "1.0"
 
 /* Set up once per command: the repository around us, the policy, a scratch directory. */
 struct khsend_ctx {
-	git_repository *repo;	/* NULL outside a repository */
+	struct repo *repo;	/* NULL outside a repository */
 	struct policy policy;
+	int policy_loaded;
 	char *tmpdir;		/* removed at exit */
 };
 
-/* Discover the repository and load the policy (or exactly `policies`); exit 2 on a bad policy. */
-void ctx_init(struct khsend_ctx *ctx, const struct strvec *policies);
+/* Find the repository around us. */
+void ctx_init(struct khsend_ctx *ctx);
+/*
+ * Load the policy (or exactly `files`, if any); the repository's layer
+ * is read from `base` (NULL: HEAD).  Exit 2 on a bad policy.
+ */
+void ctx_load_policy(struct khsend_ctx *ctx, const struct strvec *files, const char *base);
+/* Read it again from another base (the policy as of the commit a series names). */
+void ctx_reload_policy(struct khsend_ctx *ctx, const struct strvec *files, const char *base);
 /* A private scratch directory, created on first use. */
 const char *ctx_tmpdir(struct khsend_ctx *ctx);
 void ctx_release(struct khsend_ctx *ctx);

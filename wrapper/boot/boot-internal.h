@@ -73,7 +73,7 @@ struct boot_tree {
 #define BOOT_TREE_INIT { NULL, NULL, NULL, NULL, NULL, -1 }
 
 /* $KHSEND_CACHE_DIR, khsend.cacheDir, $XDG_CACHE_HOME/khsend or ~/.cache/khsend. */
-void boot_cache_root(git_repository *repo, struct strbuf *out);
+void boot_cache_root(struct strbuf *out);
 
 /* Lay out (and lock) the cache directory of the default tree or of --tree. */
 int tree_open(struct boot_tree *t, const char *cache, const char *user_tree);

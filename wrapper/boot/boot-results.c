@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "boot/boot-internal.h"
+#include "lib/lg2.h"
 #include "lib/path.h"
 #include "lib/usage.h"
 
@@ -24,6 +25,7 @@ hash_hex(struct strbuf *out, const char *buf, size_t len)
 	char hex[GIT_OID_HEXSZ + 1];
 
 	/* libgit2's object hash is at hand and good enough for cache keys. */
+	lg2_init();
 	if (git_odb_hash(&oid, buf, len, GIT_OBJECT_BLOB) < 0)
 		die("cannot hash a cache key");
 	git_oid_tostr(hex, sizeof(hex), &oid);

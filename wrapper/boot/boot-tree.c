@@ -11,7 +11,8 @@
  */
 #define _GNU_SOURCE
 #include "boot/boot-internal.h"
-#include "lib/gitutil.h"
+#include "lib/config.h"
+#include "lib/repo.h"
 #include "lib/path.h"
 #include "lib/usage.h"
 
@@ -36,15 +37,14 @@
 #define BASE_REF "refs/khsend/base"
 
 void
-boot_cache_root(git_repository *repo, struct strbuf *out)
+boot_cache_root(struct strbuf *out)
 {
-	const char *env = getenv("KHSEND_CACHE_DIR");
-	char *cfg = NULL;
+	const char *env = getenv("KHSEND_CACHE_DIR"), *cfg = config_get("khsend.cacheDir");
 
 	strbuf_reset(out);
 	if (env && *env) {
 		strbuf_addstr(out, env);
-	} else if (repo_config_get_string(repo, "khsend.cacheDir", &cfg) && *cfg) {
+	} else if (cfg && *cfg) {
 		char *expanded = expand_user_path(cfg);
 
 		strbuf_addstr(out, expanded);
@@ -52,7 +52,6 @@ boot_cache_root(git_repository *repo, struct strbuf *out)
 	} else {
 		xdg_cache_dir(out);
 	}
-	free(cfg);
 	while (out->len > 1 && out->buf[out->len - 1] == '/')
 		strbuf_setlen(out, out->len - 1);
 }
@@ -182,31 +181,30 @@ fail:
 	return -1;
 }
 
-/* The user's checkout, read through libgit2 only: its top directory's real path. */
+/* The user's checkout, as git finds it from `dir`: its top directory's real path. */
 static int
 user_tree_path(const char *dir, char **out)
 {
-	git_repository *repo = NULL;
+	struct repo *repo;
 	char real[PATH_MAX];
-	const char *workdir;
 	char *probe;
 	int rc;
 
 	if (!realpath(dir, real))
 		return error_errno("--tree '%s'", dir);
-	rc = git_repository_open_ext(&repo, real, 0, NULL);
-	if (rc < 0)
-		return lg2_error(rc, "--tree: not a git checkout", dir);
-	workdir = git_repository_workdir(repo);
-	if (!workdir) {
-		git_repository_free(repo);
+	repo = repo_open(real);
+	if (!repo)
+		return error("--tree '%s' is not a git checkout", dir);
+	if (!repo->worktree) {
+		repo_free(repo);
 		return error("--tree '%s' is a bare repository; name a kernel checkout", dir);
 	}
-	if (!realpath(workdir, real)) {
-		git_repository_free(repo);
-		return error_errno("--tree '%s'", workdir);
+	if (!realpath(repo->worktree, real)) {
+		rc = error_errno("--tree '%s'", repo->worktree);
+		repo_free(repo);
+		return rc;
 	}
-	git_repository_free(repo);
+	repo_free(repo);
 	probe = xstrfmt("%s/arch/x86/Kconfig", real);
 	rc = access(probe, F_OK);
 	free(probe);
@@ -443,28 +441,21 @@ int
 tree_resolve_base(const struct boot_tree *t, const char *rev, struct strbuf *oid)
 {
 	const char *where = t->user_tree ? t->user_tree : t->src;
-	git_repository *repo = NULL;
-	git_object *obj = NULL;
+	struct repo *repo;
 	char *spec;
-	int rc;
+	int found;
 
 	if (!rev)
 		rev = t->user_tree ? "HEAD" : BASE_REF;
-	rc = git_repository_open_ext(&repo, where, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
-	if (rc < 0)
-		return lg2_error(rc, "cannot open the kernel tree", where);
+	repo = repo_open(where);
+	if (!repo)
+		return error("cannot open the kernel tree '%s'", where);
 	spec = xstrfmt("%s^{commit}", rev);
-	rc = git_revparse_single(&obj, repo, spec);
+	found = repo_resolves(repo, spec, oid);
 	free(spec);
-	if (rc < 0) {
-		lg2_error(rc, "--base: not a commit in", where);
-		git_repository_free(repo);
-		return error("--base '%s' does not name a commit there", rev);
-	}
-	strbuf_reset(oid);
-	strbuf_addstr(oid, git_oid_tostr_s(git_object_id(obj)));
-	git_object_free(obj);
-	git_repository_free(repo);
+	repo_free(repo);
+	if (!found)
+		return error("--base '%s' does not name a commit in '%s'", rev, where);
 	return 0;
 }
 

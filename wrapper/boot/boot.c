@@ -10,7 +10,7 @@
 #define _GNU_SOURCE
 #include "boot/boot.h"
 #include "boot/boot-internal.h"
-#include "lib/gitutil.h"
+#include "lib/config.h"
 #include "lib/path.h"
 #include "series/series.h"
 #include "lib/usage.h"
@@ -89,29 +89,25 @@ die_of_signal(void)
 }
 
 void
-boot_options_from_config(struct boot_options *opts, git_repository *repo)
+boot_options_from_config(struct boot_options *opts)
 {
 	static char *tree;	/* lives as long as the options may */
-	char *value = NULL;
+	const char *value;
 
-	if (!opts->tree && repo_config_get_string(repo, "khsend.tree", &value)) {
+	if (!opts->tree && (value = config_get("khsend.tree"))) {
 		free(tree);
 		tree = expand_user_path(value);
 		opts->tree = tree;
-		free(value);
-		value = NULL;
 	}
-	if (!opts->timeout && repo_config_get_string(repo, "khsend.bootTimeout", &value)) {
+	if (!opts->timeout && (value = config_get("khsend.bootTimeout"))) {
 		char *end;
 		long n = strtol(value, &end, 10);
 
 		if (*end || n <= 0 || n > 86400)
 			die("khsend.bootTimeout '%s': expected seconds (1 to 86400)", value);
 		opts->timeout = (int)n;
-		free(value);
-		value = NULL;
 	}
-	if (!opts->memory_mb && repo_config_get_string(repo, "khsend.bootMemory", &value)) {
+	if (!opts->memory_mb && (value = config_get("khsend.bootMemory"))) {
 		char *end;
 		long n = strtol(value, &end, 10);
 
@@ -121,39 +117,30 @@ boot_options_from_config(struct boot_options *opts, git_repository *repo)
 		if (*end || n < 32 || n > 65536)
 			die("khsend.bootMemory '%s': expected MiB (32 to 65536)", value);
 		opts->memory_mb = (int)n;
-		free(value);
 	}
 }
 
 /* Keep the mails that carry a diff; a cover letter has nothing to apply. */
 static int
-select_mails(struct boot_run *r, const struct strvec *mail_files)
+select_mails(struct boot_run *r, const struct series *s)
 {
 	size_t skipped = 0;
 
-	for (size_t i = 0; i < mail_files->nr; i++) {
-		struct message msg = MESSAGE_INIT;
-		git_diff *diff = NULL;
-		int rc = message_from_file(&msg, mail_files->v[i], r->scratch);
+	for (size_t i = 0; i < s->nr; i++) {
+		struct message *msg = s->v[i];
 
-		if (!rc)
-			rc = message_diff(&msg, &diff);
-		if (rc) {
-			message_release(&msg);
+		if (message_decode(msg, r->scratch))
 			return -1;
-		}
-		if (diff) {
+		if (message_has_patch(msg)) {
 			/* git am runs in the private tree: the path must not depend on our cwd. */
-			char *abs = realpath(mail_files->v[i], NULL);
+			char *abs = msg->file ? realpath(msg->file, NULL) : NULL;
 
-			if (!abs) {
-				message_release(&msg);
-				return error_errno("cannot resolve '%s'", mail_files->v[i]);
-			}
+			if (!abs)
+				return error_errno("cannot resolve '%s'", msg->file ? msg->file : msg->name);
 			strvec_push_nodup(&r->mails, abs);
-		} else
+		} else {
 			skipped++;
-		message_release(&msg);
+		}
 	}
 	if (!r->mails.nr)
 		return error("the series has no patch to apply (%zu %s without a diff)", skipped,
@@ -643,7 +630,7 @@ boot_run_release(struct boot_run *r)
 }
 
 int
-boot_series(const struct boot_options *opts, const struct strvec *mail_files, git_repository *repo)
+boot_series(const struct boot_options *opts, const struct series *series)
 {
 	struct boot_run r;
 	struct strbuf cache = STRBUF_INIT;
@@ -670,10 +657,10 @@ boot_series(const struct boot_options *opts, const struct strvec *mail_files, gi
 	r.scratch = make_temp_dir("khsend-boot");
 	remove_at_exit(r.scratch);
 
-	if (select_mails(&r, mail_files))
+	if (select_mails(&r, series))
 		goto out;
 	catch_signals();
-	boot_cache_root(repo, &cache);
+	boot_cache_root(&cache);
 	if (tree_open(&r.tree, cache.buf, opts->tree) == 0)
 		ret = run_pipeline(&r);
 	/* The work tree goes back to the base whatever happened, unless asked to keep it. */
@@ -699,14 +686,14 @@ out:
 }
 
 int
-boot_setup_default_tree(git_repository *repo, int force)
+boot_setup_default_tree(int force)
 {
 	struct boot_tree t = BOOT_TREE_INIT;
 	struct strbuf cache = STRBUF_INIT;
 	int ret = EXIT_ERROR;
 
 	catch_signals();
-	boot_cache_root(repo, &cache);
+	boot_cache_root(&cache);
 	t.cache = xstrdup(cache.buf);
 	t.dir = xstrfmt("%s/trees/default", cache.buf);
 	t.src = xstrfmt("%s/src", t.dir);

@@ -10,8 +10,7 @@
 #define KHSEND_BOOT_H
 
 #include "lib/strvec.h"
-
-#include <git2.h>
+#include "series/series.h"
 
 struct boot_options {
 	const char *tree;	/* a kernel checkout (--tree); NULL: the default tree */
@@ -25,7 +24,7 @@ struct boot_options {
 #define BOOT_DEFAULT_MEMORY_MB 256
 
 /*
- * Apply the mails (paths; ones without a diff are skipped) onto the base,
+ * Apply the series' mails (kept as files; ones without a diff are skipped) onto the base,
  * build, boot.  EXIT_CLEAN booted clean, EXIT_FINDING build/boot failed
  * (reported), EXIT_ERROR error (reported).
  *
@@ -34,12 +33,12 @@ struct boot_options {
  * SIGINT/SIGTERM/SIGHUP during the run stop make and QEMU, reset the
  * private work tree, and then end the process with that signal.
  */
-int boot_series(const struct boot_options *opts, const struct strvec *mail_files, git_repository *repo);
+int boot_series(const struct boot_options *opts, const struct series *series);
 
 /* Fill the fields the caller left unset from khsend.tree, khsend.bootTimeout, khsend.bootMemory. */
-void boot_options_from_config(struct boot_options *opts, git_repository *repo);
+void boot_options_from_config(struct boot_options *opts);
 
 /* Prepare the default tree under the cache (khsend setup); EXIT_CLEAN or EXIT_ERROR. */
-int boot_setup_default_tree(git_repository *repo, int force);
+int boot_setup_default_tree(int force);
 
 #endif

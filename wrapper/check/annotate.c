@@ -1,7 +1,10 @@
 /* annotate: write khsend's note into a mail, at the byte level, leaving the rest alone. */
 #define _GNU_SOURCE
 #include "check/annotate.h"
+#include "series/mail.h"
+#include "series/message.h"
 #include "series/series.h"
+#include "lib/path.h"
 #include "lib/usage.h"
 
 #include <ctype.h>
@@ -21,14 +24,6 @@ eol_of(const char *raw, size_t len)
 	return nl && nl > raw && nl[-1] == '\r' ? "\r\n" : "\n";
 }
 
-static size_t
-line_len(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? (size_t)(nl - p + 1) : (size_t)(end - p);
-}
-
 /* Is the line (with its ending) empty? */
 static int
 is_blank_line(const char *p, size_t len)
@@ -36,124 +31,26 @@ is_blank_line(const char *p, size_t len)
 	return (len == 1 && p[0] == '\n') || (len == 2 && p[0] == '\r' && p[1] == '\n') || !len;
 }
 
-/*
- * Where the body starts (after the empty line ending the headers), or 0
- * if `raw` does not start with mail headers (a bare diff).
- */
-static size_t
-body_offset(const char *raw, size_t len)
-{
-	const char *p = raw, *end = raw + len;
-	int any = 0;
-
-	if (len > 5 && !strncmp(p, "From ", 5))
-		p += line_len(p, end);
-	while (p < end) {
-		size_t n = line_len(p, end);
-		const char *c = p;
-
-		if (is_blank_line(p, n))
-			return any ? (size_t)(p + n - raw) : 0;
-		if (any && (*p == ' ' || *p == '\t')) {
-			p += n;
-			continue;
-		}
-		while (c < p + n && *c > ' ' && *c < 127 && *c != ':')
-			c++;
-		if (c == p || *c != ':')
-			return 0;
-		any = 1;
-		p += n;
-	}
-	return 0;
-}
-
-/* The unfolded value of a header, malloc()ed, or NULL. */
+/* NULL if the body can be written as is, else what it is ("base64-encoded", "a multipart/mixed mail"). */
 static char *
-header_value(const char *raw, size_t body, const char *name)
+body_encoding(const struct mail_headers *h)
 {
-	const char *p = raw, *end = raw + body;
-	size_t nlen = strlen(name);
+	const char *cte = mail_header(h, "Content-Transfer-Encoding");
+	const char *ct = mail_header(h, "Content-Type");
 
-	while (p < end) {
-		size_t n = line_len(p, end);
-
-		if (n > nlen && !strncasecmp(p, name, nlen) && p[nlen] == ':') {
-			struct strbuf v = STRBUF_INIT;
-			const char *q = p + nlen + 1;
-
-			for (;;) {
-				for (const char *c = q; c < p + n; c++)
-					if (*c != '\r' && *c != '\n')
-						strbuf_addch(&v, *c);
-				p += n;
-				if (p >= end || (*p != ' ' && *p != '\t'))
-					break;
-				n = line_len(p, end);
-				q = p;
-			}
-			strbuf_trim(&v);
-			return strbuf_detach(&v, NULL);
-		}
-		p += n;
-	}
+	if (cte && strcasecmp(cte, "7bit") && strcasecmp(cte, "8bit") && strcasecmp(cte, "binary"))
+		return xstrfmt("%s-encoded", cte);
+	if (ct && !strncasecmp(ct, "multipart/", 10))
+		return xstrfmt("a %.*s mail", (int)strcspn(ct, ";"), ct);
 	return NULL;
 }
 
-/* NULL if the body can be written as is, else what it is ("base64", "multipart/mixed", ...). */
-static char *
-body_encoding(const char *raw, size_t body)
-{
-	char *cte = header_value(raw, body, "Content-Transfer-Encoding");
-	char *ct = header_value(raw, body, "Content-Type");
-	char *why = NULL;
-
-	if (cte && strcasecmp(cte, "7bit") && strcasecmp(cte, "8bit") && strcasecmp(cte, "binary"))
-		why = xstrfmt("%s-encoded", cte);
-	else if (ct && !strncasecmp(ct, "multipart/", 10))
-		why = xstrfmt("a %.*s mail", (int)strcspn(ct, ";"), ct);
-	free(cte);
-	free(ct);
-	return why;
-}
-
 static int
-declares_8bit(const char *raw, size_t body)
+declares_8bit(const struct mail_headers *h)
 {
-	char *cte = header_value(raw, body, "Content-Transfer-Encoding");
-	int yes = cte && (!strcasecmp(cte, "8bit") || !strcasecmp(cte, "binary"));
+	const char *cte = mail_header(h, "Content-Transfer-Encoding");
 
-	free(cte);
-	return yes;
-}
-
-int
-is_cover_letter(const char *raw, size_t len)
-{
-	size_t body = body_offset(raw, len);
-	char *subject = body ? header_value(raw, body, "Subject") : NULL;
-	const char *p;
-	int yes = 0;
-
-	if (!subject)
-		return 0;
-	/* "[PATCH 0/3]", "[PATCH v2 00/10]", "[RFC 0/2]", "[0/3]" */
-	for (p = strstr(subject, "0/"); p && !yes; p = strstr(p + 1, "0/")) {
-		const char *q = p, *d = p + 2;
-
-		while (q > subject && q[-1] == '0')
-			q--;
-		if (q > subject && q[-1] != ' ' && q[-1] != '[')
-			continue;
-		if (!isdigit((unsigned char)*d))
-			continue;
-		while (isdigit((unsigned char)*d))
-			d++;
-		yes = *d == ']';
-	}
-	free(subject);
-	return yes && !memmem(raw + body, len - body, "\ndiff --git ", 12) &&
-	       !(len - body >= 11 && !strncmp(raw + body, "diff --git ", 11));
+	return cte && (!strcasecmp(cte, "8bit") || !strcasecmp(cte, "binary"));
 }
 
 /* Policy text in a mail: no control characters, and ASCII unless the mail says 8bit. */
@@ -312,13 +209,13 @@ strip_old_note(struct strbuf *raw, size_t from, size_t to)
 	const char *p = raw->buf + from, *end = raw->buf + to;
 
 	while (p < end) {
-		size_t n = line_len(p, end);
+		size_t n = mail_line_len(p, end);
 
 		if (starts_with(p, ANNOTATE_MARKER)) {
 			const char *q = p;
 
 			while (q < end) {
-				size_t m = line_len(q, end);
+				size_t m = mail_line_len(q, end);
 
 				q += m;
 				if (is_blank_line(q - m, m))
@@ -349,10 +246,14 @@ is_separator(const char *p, size_t n)
 	return 1;
 }
 
+/* Read the headers; 0 and the body's offset in *body if the body can be written as it is. */
 static int
-check_plain(const struct strbuf *raw, const char *name, size_t body)
+check_plain(const struct strbuf *raw, const char *name, struct mail_headers *h)
 {
-	char *why = body_encoding(raw->buf, body);
+	char *why;
+
+	mail_headers_parse(h, raw->buf, raw->len);
+	why = body_encoding(h);
 
 	if (!why)
 		return 0;
@@ -366,34 +267,41 @@ check_plain(const struct strbuf *raw, const char *name, size_t body)
 int
 annotate_patch(struct strbuf *raw, const char *name, const struct finding *const *findings, size_t nr)
 {
-	size_t body = body_offset(raw->buf, raw->len), brk;
+	struct mail_headers h = MAIL_HEADERS_INIT;
 	const char *eol = eol_of(raw->buf, raw->len), *p, *end;
 	struct strbuf note = STRBUF_INIT;
+	size_t body, brk;
+	int eight;
 
-	if (check_plain(raw, name, body))
+	if (check_plain(raw, name, &h)) {
+		mail_headers_release(&h);
 		return -1;
+	}
+	body = h.body;
+	eight = declares_8bit(&h);
+	mail_headers_release(&h);
 	/* The first line where git mailinfo would start the patch. */
-	for (p = raw->buf + body, end = raw->buf + raw->len; p < end; p += line_len(p, end))
-		if (is_patch_break(p, line_len(p, end)))
+	for (p = raw->buf + body, end = raw->buf + raw->len; p < end; p += mail_line_len(p, end))
+		if (is_patch_break(p, mail_line_len(p, end)))
 			break;
 	if (p >= end)
 		return error("cannot add khsend's note to '%s': there is no patch in it", name);
 	brk = (size_t)(p - raw->buf);
-	if (is_separator(p, line_len(p, end))) {
+	if (is_separator(p, mail_line_len(p, end))) {
 		/* The separator: the note goes right below it, replacing an older one. */
-		size_t after = brk + line_len(p, end);
+		size_t after = brk + mail_line_len(p, end);
 
-		for (p = raw->buf + after; p < end; p += line_len(p, end))
+		for (p = raw->buf + after; p < end; p += mail_line_len(p, end))
 			if (starts_with(p, "diff ") || starts_with(p, "Index: ") || starts_with(p, "--- "))
 				break;
 		strip_old_note(raw, after, (size_t)(p - raw->buf));
-		build_note(&note, findings, nr, 0, declares_8bit(raw->buf, body), eol);
+		build_note(&note, findings, nr, 0, eight, eol);
 		strbuf_insert(raw, after, note.buf, note.len);
 	} else {
 		/* No "---" line: add one, and the note, before the diff. */
 		strbuf_addstr(&note, "---");
 		strbuf_addstr(&note, eol);
-		build_note(&note, findings, nr, 0, declares_8bit(raw->buf, body), eol);
+		build_note(&note, findings, nr, 0, eight, eol);
 		strbuf_insert(raw, brk, note.buf, note.len);
 	}
 	strbuf_release(&note);
@@ -403,15 +311,22 @@ annotate_patch(struct strbuf *raw, const char *name, const struct finding *const
 int
 annotate_cover(struct strbuf *raw, const char *name, const struct finding *const *findings, size_t nr)
 {
-	size_t body = body_offset(raw->buf, raw->len), at;
+	struct mail_headers h = MAIL_HEADERS_INIT;
 	const char *eol = eol_of(raw->buf, raw->len), *p, *end, *sig = NULL;
 	struct strbuf note = STRBUF_INIT;
+	size_t body, at;
+	int eight;
 
-	if (check_plain(raw, name, body))
+	if (check_plain(raw, name, &h)) {
+		mail_headers_release(&h);
 		return -1;
+	}
+	body = h.body;
+	eight = declares_8bit(&h);
+	mail_headers_release(&h);
 	strip_old_note(raw, body, raw->len);
 	/* Before the last "-- " signature line, or at the end. */
-	for (p = raw->buf + body, end = raw->buf + raw->len; p < end; p += line_len(p, end))
+	for (p = raw->buf + body, end = raw->buf + raw->len; p < end; p += mail_line_len(p, end))
 		if (starts_with(p, "-- ") && !strncmp(p + 3, eol, strlen(eol)))
 			sig = p;
 	if (sig) {
@@ -421,7 +336,7 @@ annotate_cover(struct strbuf *raw, const char *name, const struct finding *const
 			strbuf_addstr(raw, eol);
 		at = raw->len;
 	}
-	build_note(&note, findings, nr, 1, declares_8bit(raw->buf, body), eol);
+	build_note(&note, findings, nr, 1, eight, eol);
 	strbuf_insert(raw, at, note.buf, note.len);
 	strbuf_release(&note);
 	return 0;
@@ -430,51 +345,76 @@ annotate_cover(struct strbuf *raw, const char *name, const struct finding *const
 int
 annotate_strip(struct strbuf *raw)
 {
-	size_t body = body_offset(raw->buf, raw->len);
+	struct mail_headers h = MAIL_HEADERS_INIT;
+	size_t cut;
 
-	return strip_old_note(raw, body, raw->len) > 0;
+	mail_headers_parse(&h, raw->buf, raw->len);
+	cut = strip_old_note(raw, h.body, raw->len);
+	mail_headers_release(&h);
+	return cut > 0;
 }
 
-void
-patch_preimage(const char *patch, size_t len, struct strbuf *preimage, struct strbuf *diff)
+/* A mail git send-email encoded for sending: the note must be in it already (khsend put it there before). */
+static int
+has_notes(struct message *msg, const struct finding *const *f, size_t nr, const char *scratch)
 {
-	const char *p = patch, *end = patch + len, *start = NULL;
+	struct strbuf text = STRBUF_INIT;
+	int ok = 1;
 
-	for (; p < end; p += line_len(p, end)) {
-		size_t n = line_len(p, end);
+	if (message_decode(msg, scratch))
+		return 0;
+	strbuf_addbuf(&text, &msg->log);
+	strbuf_addbuf(&text, &msg->patch);
+	ok = strstr(text.buf, ANNOTATE_MARKER) != NULL;
+	for (size_t i = 0; i < nr && ok; i++) {
+		char *id = xstrfmt("(%s)", f[i]->entry->id);
 
-		if (starts_with(p, "diff ") || starts_with(p, "Index: ")) {
-			start = p;
-			break;
-		}
-		if (starts_with(p, "--- ") && p + n < end && starts_with(p + n, "+++ ")) {
-			start = p;
-			break;
-		}
+		ok = strstr(text.buf, id) != NULL;
+		free(id);
 	}
-	if (!start)
-		return;
-	if (diff)
-		strbuf_add(diff, start, (size_t)(end - start));
-	for (p = start; p < end; p += line_len(p, end)) {
-		size_t n = line_len(p, end);
+	strbuf_release(&text);
+	return ok;
+}
 
-		if (*p == '+' || *p == '\\')
-			continue;
-		if (starts_with(p, "@@ ")) {
-			/* "@@ -a,b +c,d @@": only the old range. */
-			size_t old = strcspn(p + 3, " \r\n");
+int
+annotate_series(const struct series *s, const struct detector *d, const char *scratch)
+{
+	const struct finding **all = xcalloc(d->nr ? d->nr : 1, sizeof(*all));
+	size_t nall = 0;
+	int ret = 0;
 
-			strbuf_add(preimage, p, 3 + old);
-			strbuf_addch(preimage, '\n');
-			continue;
+	for (size_t i = 0; i < d->nr; i++)
+		if (d->findings[i].action == POLICY_ANNOTATE)
+			all[nall++] = &d->findings[i];
+	for (size_t k = 0; k < s->nr && !ret; k++) {
+		struct message *msg = s->v[k];
+		const struct finding **mine = xcalloc(nall ? nall : 1, sizeof(*mine));
+		struct strbuf raw = STRBUF_INIT;
+		size_t nmine = 0;
+
+		for (size_t i = 0; i < nall; i++)
+			if (all[i]->index == msg->index)
+				mine[nmine++] = all[i];
+		strbuf_addbuf(&raw, &msg->raw);
+		if (!msg->plain && nmine && has_notes(msg, mine, nmine, scratch))
+			;	/* noted before it was encoded */
+		else if (nmine)
+			ret = annotate_patch(&raw, msg->name, mine, nmine);
+		else if (nall && message_is_cover(msg) && !(!msg->plain && has_notes(msg, all, 0, scratch)))
+			ret = annotate_cover(&raw, msg->name, all, nall);
+		else if (msg->plain)
+			annotate_strip(&raw);
+		if (!ret && (raw.len != msg->raw.len || memcmp(raw.buf, msg->raw.buf, raw.len))) {
+			ret = write_file_buf(msg->file, raw.buf, raw.len);
+			/* What is kept in memory stays what is in the file. */
+			if (!ret) {
+				strbuf_reset(&msg->raw);
+				strbuf_addbuf(&msg->raw, &raw);
+			}
 		}
-		if (starts_with(p, "index ")) {
-			/* "index <old>..<new> <mode>": the new id changes with any edit. */
-			strbuf_add(preimage, p, strcspn(p, ".\r\n"));
-			strbuf_addch(preimage, '\n');
-			continue;
-		}
-		strbuf_add(preimage, p, n);
+		strbuf_release(&raw);
+		free(mine);
 	}
+	free(all);
+	return ret;
 }

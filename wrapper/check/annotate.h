@@ -14,13 +14,11 @@
 #define KHSEND_ANNOTATE_H
 
 #include "check/detect.h"
+#include "series/series.h"
 #include "lib/strbuf.h"
 
 /* The first line of every note: how khsend finds (and replaces) its own. */
 #define ANNOTATE_MARKER "Note from khsend:"
-
-/* Is this mail a cover letter: a "[... 0/N]" subject and no diff in it? */
-int is_cover_letter(const char *raw, size_t len);
 
 /*
  * Put the note for `findings` (all in this patch) into the mail in `raw`.
@@ -36,11 +34,12 @@ int annotate_cover(struct strbuf *raw, const char *name, const struct finding *c
 int annotate_strip(struct strbuf *raw);
 
 /*
- * The lines a patch's old side consists of (file headers, hunk ranges,
- * context and removed lines): an edit that changes them makes the patch
- * no longer apply to the tree that was checked.  The diff region alone
- * (everything from the first file header on) goes to `diff` if not NULL.
+ * The notes of the detector's annotate findings, in the files of a kept
+ * series (each patch's own, and the summary in its cover letter), and
+ * khsend's notes taken out of any other plain mail (a note an edit made
+ * untrue).  A mail that is not plain must carry its notes already.
+ * 0, or -1 (reported).
  */
-void patch_preimage(const char *patch, size_t len, struct strbuf *preimage, struct strbuf *diff);
+int annotate_series(const struct series *s, const struct detector *d, const char *scratch);
 
 #endif

@@ -1,34 +1,59 @@
-/* khsend check: read the series, run the detector, report. */
+/*
+ * khsend check: read the series one message at a time (memory stays flat),
+ * check it, report.  The policy's repository layer and the result check
+ * use the series' base, which the first message tells (git format-patch's
+ * base-commit line, or the parent of its commit), else HEAD.
+ */
 #include "khsend.h"
-#include "check/detect.h"
-#include "lib/parse-options.h"
+#include "check/check.h"
 #include "check/report.h"
-#include "series/series.h"
+#include "lib/parse-options.h"
 #include "lib/usage.h"
+#include "series/series.h"
 
 #include <stdio.h>
 #include <string.h>
 
 static const char *const check_usage[] = {
-	"khsend check [--policy <file>]... [--format=text|json] <patch|directory|mbox|revisions>...",
+	"khsend check [--policy <file>]... [--format=text|json] <patch|directory|mbox|revisions|->...",
 	NULL,
+};
+
+struct check_run {
+	struct khsend_ctx *ctx;
+	const struct strvec *policies;
+	struct checker ck;
+	int started;
 };
 
 static int
 check_one(struct message *msg, void *data)
 {
-	return detector_add(data, msg);
+	struct check_run *run = data;
+
+	if (!run->started) {
+		char *base = message_base(msg, run->ctx->repo);
+
+		run->started = 1;
+		/* The policy was read (and validated) as of HEAD: the series may name another base. */
+		if (base && !run->policies->nr)
+			ctx_reload_policy(run->ctx, run->policies, base);
+		checker_init(&run->ck, &run->ctx->policy, NULL, run->ctx->repo, ctx_tmpdir(run->ctx));
+		if (run->ctx->repo)
+			checker_set_base(&run->ck, base ? base : "HEAD");
+		free(base);
+	}
+	return checker_add(&run->ck, msg);
 }
 
 int
 cmd_check(int argc, const char **argv)
 {
-	struct strvec policies = STRVEC_INIT;
+	struct strvec policies = STRVEC_INIT, inputs = STRVEC_INIT;
+	struct series_options sopts = { NULL, -1, NULL, NULL };
 	struct khsend_ctx ctx;
-	struct detector det;
-	struct series_options sopts = { NULL, -1, NULL };
+	struct check_run run;
 	const char *format = "text";
-	struct strvec inputs = STRVEC_INIT;
 	int format_patch = -1, ret;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
@@ -38,7 +63,7 @@ cmd_check(int argc, const char **argv)
 		OPT_END(),
 	};
 
-	/* Unknown options are left to the revision reader, which knows --root and -N. */
+	/* Unknown options go to git format-patch with the revisions (-3, --root, -v2 ...). */
 	argc = parse_options(argc, argv, options, check_usage, PARSE_OPT_KEEP_DASHDASH | PARSE_OPT_KEEP_UNKNOWN);
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		usage_msg_opt(check_usage, options, "--format=%s: expected text or json", format);
@@ -47,23 +72,26 @@ cmd_check(int argc, const char **argv)
 	for (int i = 1; i < argc; i++)
 		strvec_push(&inputs, argv[i]);
 
-	ctx_init(&ctx, &policies);
+	ctx_init(&ctx);
+	ctx_load_policy(&ctx, &policies, NULL);
+	memset(&run, 0, sizeof(run));
+	run.ctx = &ctx;
+	run.policies = &policies;
 	sopts.repo = ctx.repo;
 	sopts.format_patch = format_patch;
-	sopts.tmpdir = ctx_tmpdir(&ctx);
-	detector_init(&det, &ctx.policy, NULL);
-	if (series_read(&inputs, &sopts, check_one, &det)) {
+	sopts.scratch = ctx_tmpdir(&ctx);
+	if (series_read(&inputs, &sopts, check_one, &run) || checker_finish(&run.ck)) {
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	detector_finish(&det);
 	if (!strcmp(format, "json"))
-		report_json(stdout, &det);
+		report_json(stdout, &run.ck.det);
 	else
-		report_text(stdout, &det, REPORT_CHECK);
-	ret = detector_blocked(&det) ? EXIT_FINDING : EXIT_CLEAN;
+		report_text(stdout, &run.ck, REPORT_CHECK);
+	ret = detector_blocked(&run.ck.det) ? EXIT_FINDING : EXIT_CLEAN;
 out:
-	detector_release(&det);
+	if (run.started)
+		checker_release(&run.ck);
 	ctx_release(&ctx);
 	strvec_clear(&inputs);
 	strvec_clear(&policies);

@@ -131,11 +131,12 @@ cmd_scan(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, scan_usage, 0);
 	if (argc > 2)
 		usage_msg_opt(scan_usage, options, "give at most one tree");
-	ctx_init(&ctx, &policies);
+	ctx_init(&ctx);
+	ctx_load_policy(&ctx, &policies, NULL);
 	if (argc == 2)
 		tree = argv[1];
-	else if (ctx.repo && git_repository_workdir(ctx.repo))
-		tree = git_repository_workdir(ctx.repo);
+	else if (ctx.repo && ctx.repo->worktree)
+		tree = ctx.repo->worktree;
 	else
 		tree = ".";
 	if (!is_dir(tree)) {

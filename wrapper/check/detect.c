@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 /* detect: collect occurrences per entry, pair them off, report what is left. */
 #include "check/detect.h"
+#include "lib/lg2.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -42,8 +43,8 @@ detector_init(struct detector *d, const struct policy *policy, const struct strv
 	d->occ_alloc = xcalloc(policy->nr, sizeof(*d->occ_alloc));
 }
 
-static size_t
-remember_message(struct detector *d, const struct message *msg)
+size_t
+detector_remember(struct detector *d, const struct message *msg)
 {
 	struct seen_message *m;
 
@@ -103,10 +104,10 @@ settle_block(struct detector *d, const struct message *msg, const char *old_path
 			size_t kept = c < a ? c : a;
 
 			if (c > kept)
-				add_occurrence(d, entries[i], remember_message(d, msg), old_path, new_path,
+				add_occurrence(d, entries[i], detector_remember(d, msg), old_path, new_path,
 					       &b->del[k], k < b->nadd ? b->add[k].text : NULL, c - kept, 1);
 			if (a > kept)
-				add_occurrence(d, entries[i], remember_message(d, msg), new_path, new_path,
+				add_occurrence(d, entries[i], detector_remember(d, msg), new_path, new_path,
 					       &b->add[k], NULL, a - kept, 0);
 		}
 	}
@@ -131,16 +132,14 @@ push_line(struct diff_line **v, size_t *nr, size_t *alloc, const git_diff_line *
 }
 
 static int
-scan_patch(struct detector *d, const struct message *msg, git_patch *patch,
+scan_patch(struct detector *d, const struct message *msg, const struct patch_file *f, git_patch *patch,
 	   const size_t *entries, size_t nentries)
 {
-	const git_diff_delta *delta = git_patch_get_delta(patch);
-	const char *old_path = delta->old_file.path, *new_path = delta->new_file.path;
+	/* git apply's names; a deleted file has no new path worth keying on: use its old one. */
+	const char *old_path = f->old_path ? f->old_path : f->new_path;
+	const char *new_path = f->new_path ? f->new_path : f->old_path;
 	struct block b = { 0 };
 
-	/* A deleted file has no new path worth keying on: use its old one. */
-	if (delta->status == GIT_DELTA_DELETED)
-		new_path = old_path;
 	for (size_t h = 0; h < git_patch_num_hunks(patch); h++) {
 		int nlines = git_patch_num_lines_in_hunk(patch, h);
 
@@ -166,153 +165,6 @@ scan_patch(struct detector *d, const struct message *msg, git_patch *patch,
 	return 0;
 }
 
-static int delta_covered(const struct detector *d, const struct policy_entry *e,
-			 const git_diff_delta *delta);
-static const char *original_name(const struct detector *d, const char *path);
-static void remember_renames(struct detector *d, git_diff *diff);
-
-/*
- * The text of the patch's "+" and "-" lines, without the sign: the only
- * place an alteration can be.  NULs become newlines so that the C string
- * searches below see everything.
- */
-static void
-changed_lines(const struct strbuf *patch, struct strbuf *out)
-{
-	const char *p = patch->buf, *end = patch->buf + patch->len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t linelen = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		if (linelen > 1 && (*p == '+' || *p == '-')) {
-			size_t at = out->len;
-
-			strbuf_add(out, p + 1, linelen - 1);
-			strbuf_addch(out, '\n');
-			for (size_t i = at; i < out->len; i++)
-				if (!out->buf[i])
-					out->buf[i] = '\n';
-		}
-		p += linelen + 1;
-	}
-}
-
-/*
- * The files named by "diff --git a/P b/P" lines.  Returns -1 when a header
- * has any other shape (a rename, a quoted name) or there is none (a plain
- * diff -u): then nobody is ruled out.
- */
-static int
-touched_paths(const struct strbuf *patch, struct strvec *out)
-{
-	const char *p = patch->buf;
-
-	if (strstr(p, "\nrename from ") || strstr(p, "\ncopy from "))
-		return -1;
-	while ((p = strstr(p, "diff --git "))) {
-		const char *line = p + 11, *nl = strchrnul(line, '\n');
-		size_t n = (size_t)(nl - line), half;
-
-		if (p != patch->buf && p[-1] != '\n') {
-			p = line;
-			continue;
-		}
-		half = (n - 1) / 2;
-		if (n < 7 || n % 2 == 0 || line[half] != ' ' || strncmp(line, "a/", 2) ||
-		    strncmp(line + half + 1, "b/", 2) || memcmp(line + 2, line + half + 3, half - 2) ||
-		    memchr(line, '"', n))
-			return -1;
-		strvec_push_nodup(out, xstrndup(line + 2, half - 2));
-		p = nl;
-	}
-	return out->nr ? 0 : -1;	/* no git headers: a plain diff, names unknown */
-}
-
-static int
-covers_any(const struct detector *d, const struct policy_entry *e, const struct strvec *paths)
-{
-	for (size_t i = 0; i < paths->nr; i++)
-		if (policy_entry_covers(e, paths->v[i]) || policy_entry_covers(e, original_name(d, paths->v[i])))
-			return 1;
-	return 0;
-}
-
-int
-detector_add(struct detector *d, struct message *msg)
-{
-	size_t *candidates, ncand = 0, *covering;
-	struct strbuf changed = STRBUF_INIT;
-	struct strvec paths = STRVEC_INIT;
-	int paths_known = 0;
-	git_diff *diff;
-	int ret = 0;
-
-	d->messages++;
-	candidates = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*candidates));
-	covering = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*covering));
-	/*
-	 * Cheap filters first: an entry whose files the patch does not touch,
-	 * or whose string is in none of its changed lines, cannot be altered
-	 * by it.  Only a rename still matters then, for the patches after it.
-	 */
-	if (!msg->diff_parsed) {
-		changed_lines(&msg->patch, &changed);
-		paths_known = !touched_paths(&msg->patch, &paths);
-	}
-	for (size_t i = 0; i < d->policy->nr; i++) {
-		const struct policy_entry *e = d->policy->v[i];
-
-		if (msg->diff_parsed ||
-		    ((!paths_known || covers_any(d, e, &paths)) && policy_entry_occurs_in(e, changed.buf, changed.len)))
-			candidates[ncand++] = i;
-	}
-	if (!msg->diff_parsed && !ncand && !strstr(msg->patch.buf, "\nrename from ")) {
-		if (strstr(msg->patch.buf, "\n@@ -") || starts_with(msg->patch.buf, "@@ -"))
-			d->patches++;
-		goto out;
-	}
-	if (message_diff(msg, &diff)) {
-		ret = -1;
-		goto out;
-	}
-	if (!diff)
-		goto out;
-	d->patches++;
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *delta = git_diff_get_delta(diff, i);
-		size_t ncover = 0;
-		git_patch *patch = NULL;
-		int rc;
-
-		if (delta->flags & GIT_DIFF_FLAG_BINARY)
-			continue;
-		for (size_t k = 0; k < ncand; k++) {
-			const struct policy_entry *e = d->policy->v[candidates[k]];
-
-			if (delta_covered(d, e, delta))
-				covering[ncover++] = candidates[k];
-		}
-		if (!ncover)
-			continue;
-		rc = git_patch_from_diff(&patch, diff, i);
-		if (rc < 0) {
-			ret = error("cannot read the diff of '%s' in '%s'", delta->new_file.path, msg->name);
-			break;
-		}
-		if (patch)
-			scan_patch(d, msg, patch, covering, ncover);
-		git_patch_free(patch);
-	}
-	remember_renames(d, diff);
-out:
-	strbuf_release(&changed);
-	strvec_clear(&paths);
-	free(candidates);
-	free(covering);
-	return ret;
-}
-
 /* The name a file had before the series renamed it (itself if it was never renamed). */
 static const char *
 original_name(const struct detector *d, const char *path)
@@ -323,26 +175,62 @@ original_name(const struct detector *d, const char *path)
 	return path;
 }
 
-/* An entry covers a file under its old, new or pre-series name. */
-static int
-delta_covered(const struct detector *d, const struct policy_entry *e, const git_diff_delta *delta)
+int
+detector_covers(const struct detector *d, const struct policy_entry *e, const struct patch_file *f)
 {
-	return policy_entry_covers(e, delta->old_file.path) ||
-	       policy_entry_covers(e, delta->new_file.path) ||
-	       policy_entry_covers(e, original_name(d, delta->old_file.path));
+	const char *names[] = { f->old_path, f->new_path, f->old_p0, f->new_p0 };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (names[i] && (policy_entry_covers(e, names[i]) ||
+				 policy_entry_covers(e, original_name(d, names[i]))))
+			return 1;
+	return 0;
 }
 
 static void
-remember_renames(struct detector *d, git_diff *diff)
+remember_renames(struct detector *d, const struct message *msg)
 {
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *delta = git_diff_get_delta(diff, i);
+	for (size_t i = 0; i < msg->files_nr; i++) {
+		const struct patch_file *f = &msg->files[i];
 
-		if (delta->status != GIT_DELTA_RENAMED || !strcmp(delta->old_file.path, delta->new_file.path))
+		if (!f->renamed || !strcmp(f->old_path, f->new_path))
 			continue;
-		strvec_push(&d->renamed_from, original_name(d, delta->old_file.path));
-		strvec_push(&d->renamed_to, delta->new_file.path);
+		strvec_push(&d->renamed_from, original_name(d, f->old_path));
+		strvec_push(&d->renamed_to, f->new_path);
 	}
+}
+
+int
+detector_add(struct detector *d, const struct message *msg, const unsigned char *candidates)
+{
+	size_t *covering = xcalloc(d->policy->nr ? d->policy->nr : 1, sizeof(*covering));
+	int ret = 0;
+
+	if (!msg->diff_read)
+		BUG("detector_add() on '%s' before its diff was read", msg->name);
+	for (size_t i = 0; i < msg->files_nr && !ret; i++) {
+		const struct patch_file *f = &msg->files[i];
+		git_patch *patch = NULL;
+		size_t ncover = 0;
+		int rc;
+
+		for (size_t k = 0; k < d->policy->nr; k++)
+			if (candidates[k] && detector_covers(d, d->policy->v[k], f))
+				covering[ncover++] = k;
+		if (!ncover || f->binary)
+			continue;
+		rc = git_patch_from_diff(&patch, msg->diff, f->delta);
+		if (rc < 0) {
+			ret = lg2_error(rc, "cannot read the lines of a file in", msg->name);
+			break;
+		}
+		if (patch)
+			scan_patch(d, msg, f, patch, covering, ncover);
+		git_patch_free(patch);
+	}
+	remember_renames(d, msg);
+	free(covering);
+	return ret;
 }
 
 enum pairing { SAME_MESSAGE_AND_FILE, SAME_FILE, ANYWHERE };
@@ -380,6 +268,37 @@ cmp_findings(const void *x, const void *y)
 	return (a->line > b->line) - (a->line < b->line);
 }
 
+static void
+add_finding(struct detector *d, const struct policy_entry *entry, size_t msg, const char *file, int line,
+	    const char *removed, const char *added)
+{
+	const struct seen_message *m = d->msgs[msg];
+	struct finding *f;
+
+	ALLOC_GROW(d->findings, d->nr + 1, d->alloc);
+	f = &d->findings[d->nr++];
+	memset(f, 0, sizeof(*f));
+	f->entry = entry;
+	f->allowed = (unsigned)allowed(d, entry);
+	f->action = f->allowed ? POLICY_ANNOTATE : entry->action;
+	f->index = m->index;
+	f->patch = m->name;
+	f->subject = m->subject;
+	f->commit = m->commit;
+	f->msgfile = m->file;
+	f->file = xstrdup(file);
+	f->line = line;
+	f->removed = xstrdup(removed);
+	f->added = added ? xstrdup(added) : NULL;
+}
+
+static void
+sort_findings(struct detector *d)
+{
+	if (d->nr)	/* qsort() may not be given NULL, even for no elements */
+		qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
+}
+
 void
 detector_finish(struct detector *d)
 {
@@ -402,32 +321,60 @@ detector_finish(struct detector *d)
 					occ[j].left -= t;
 				}
 			}
-		for (size_t i = 0; i < n; i++) {
-			const struct policy_entry *entry = d->policy->v[e];
-			const struct seen_message *m = d->msgs[occ[i].msg];
-			struct finding *f;
-
-			if (!occ[i].removed || !occ[i].left)
-				continue;
-			ALLOC_GROW(d->findings, d->nr + 1, d->alloc);
-			f = &d->findings[d->nr++];
-			memset(f, 0, sizeof(*f));
-			f->entry = entry;
-			f->allowed = (unsigned)allowed(d, entry);
-			f->action = f->allowed ? POLICY_ANNOTATE : entry->action;
-			f->index = m->index;
-			f->patch = m->name;
-			f->subject = m->subject;
-			f->commit = m->commit;
-			f->msgfile = m->file;
-			f->file = xstrdup(occ[i].path);
-			f->line = occ[i].line;
-			f->removed = xstrdup(occ[i].text);
-			f->added = occ[i].partner ? xstrdup(occ[i].partner) : NULL;
-		}
+		for (size_t i = 0; i < n; i++)
+			if (occ[i].removed && occ[i].left)
+				add_finding(d, d->policy->v[e], occ[i].msg, occ[i].path, occ[i].line, occ[i].text,
+					    occ[i].partner);
 	}
-	if (d->nr)	/* qsort() may not be given NULL, even for no elements */
-		qsort(d->findings, d->nr, sizeof(*d->findings), cmp_findings);
+	sort_findings(d);
+}
+
+void
+detector_add_finding(struct detector *d, const struct policy_entry *e, size_t msg, const char *file,
+		     const char *text)
+{
+	add_finding(d, e, msg, file, 0, text, NULL);
+	sort_findings(d);
+}
+
+void
+detector_add_series_finding(struct detector *d, const struct policy_entry *e, const char *file, const char *text)
+{
+	struct seen_message *m = xcalloc(1, sizeof(*m));
+
+	m->index = 0;
+	m->name = xstrdup("the series");
+	m->subject = xstrdup("");
+	ALLOC_GROW(d->msgs, d->msgs_nr + 1, d->msgs_alloc);
+	d->msgs[d->msgs_nr++] = m;
+	add_finding(d, e, d->msgs_nr - 1, file, 0, text, NULL);
+	sort_findings(d);
+}
+
+void
+detector_drop_entry(struct detector *d, const struct policy_entry *e)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < d->nr; i++) {
+		if (d->findings[i].entry == e) {
+			free(d->findings[i].file);
+			free(d->findings[i].removed);
+			free(d->findings[i].added);
+			continue;
+		}
+		d->findings[out++] = d->findings[i];
+	}
+	d->nr = out;
+}
+
+int
+detector_has_entry(const struct detector *d, const struct policy_entry *e)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		if (d->findings[i].entry == e)
+			return 1;
+	return 0;
 }
 
 int

@@ -12,7 +12,7 @@
 #define KHSEND_DETECT_H
 
 #include "policy/policy.h"
-#include "series/series.h"
+#include "series/message.h"
 
 struct finding {
 	const struct policy_entry *entry;
@@ -46,10 +46,28 @@ struct detector {
 };
 
 void detector_init(struct detector *d, const struct policy *policy, const struct strvec *allow);
-/* Look at one message; -1 (reported) if its patch cannot be parsed. */
-int detector_add(struct detector *d, struct message *msg);
+/*
+ * Look at the lines of one message whose diff was read
+ * (message_read_diff()), for the entries marked in candidates[] (one byte
+ * per policy entry); -1 (reported) if its lines cannot be read.
+ */
+int detector_add(struct detector *d, const struct message *msg, const unsigned char *candidates);
+/* Does the entry cover this file, under any of its names (or its name before the series)? */
+int detector_covers(const struct detector *d, const struct policy_entry *e, const struct patch_file *f);
 /* Balance the occurrences and produce d->findings, in series order. */
 void detector_finish(struct detector *d);
+
+/* Keep what a report needs of a message; returns a handle for detector_add_finding(). */
+size_t detector_remember(struct detector *d, const struct message *msg);
+/* After detector_finish(): a finding the lines did not show (line 0, `text` says what happened). */
+void detector_add_finding(struct detector *d, const struct policy_entry *e, size_t msg, const char *file,
+			  const char *text);
+/* The same when no message the lines were read of touched it (the change is the series' as a whole). */
+void detector_add_series_finding(struct detector *d, const struct policy_entry *e, const char *file,
+				 const char *text);
+/* After detector_finish(): forget the findings of an entry (the result shows its string kept). */
+void detector_drop_entry(struct detector *d, const struct policy_entry *e);
+int detector_has_entry(const struct detector *d, const struct policy_entry *e);
 int detector_blocked(const struct detector *d);
 size_t detector_count(const struct detector *d, enum policy_action action);
 void detector_release(struct detector *d);

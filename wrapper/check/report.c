@@ -118,13 +118,31 @@ plural(size_t n, const char *one, const char *many)
 	return n == 1 ? one : many;
 }
 
-void
-report_text(FILE *fp, const struct detector *d, enum report_mode mode)
+/* A series that changes a repository's policy file: the maintainer should see that change on its own. */
+static void
+report_policy_changes(FILE *fp, const struct strvec *changes)
 {
+	for (size_t i = 0; i < changes->nr; i++) {
+		const char *tab = strchr(changes->v[i], '\t');
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "khsend: %.*s changes khsend's policy file %s. It was checked with the policy "
+			    "as it was before the series, not with this change; please look at the change "
+			    "to the policy on its own.", (int)(tab - changes->v[i]), changes->v[i], tab + 1);
+		print_sanitized(fp, "", sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
+void
+report_text(FILE *fp, const struct checker *c, enum report_mode mode)
+{
+	const struct detector *d = &c->det;
 	size_t blocks = detector_count(d, POLICY_BLOCK);
 	size_t notes = detector_count(d, POLICY_ANNOTATE);
 	size_t warns = detector_count(d, POLICY_WARN);
 
+	report_policy_changes(fp, &c->policy_changes);
 	if (!d->nr) {
 		fprintf(fp, "khsend: %zu %s checked, no protected string is changed\n", d->messages,
 			plural(d->messages, "message", "messages"));
@@ -163,7 +181,9 @@ report_json(FILE *fp, const struct detector *d)
 		strbuf_addstr(&sb, ", \"action\": ");
 		json_add_string(&sb, policy_action_name(f->action));
 		strbuf_addf(&sb, ", \"index\": %zu, \"patch\": ", f->index);
-		json_add_string(&sb, f->commit ? f->commit : f->patch);
+		json_add_string(&sb, f->patch);
+		strbuf_addstr(&sb, ", \"commit\": ");
+		json_add_string_or_null(&sb, f->commit);
 		strbuf_addstr(&sb, ", \"subject\": ");
 		json_add_string(&sb, f->subject ? f->subject : "");
 		strbuf_addstr(&sb, ", \"file\": ");

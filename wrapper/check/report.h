@@ -2,7 +2,7 @@
 #ifndef KHSEND_REPORT_H
 #define KHSEND_REPORT_H
 
-#include "check/detect.h"
+#include "check/check.h"
 
 #include <stdio.h>
 
@@ -18,7 +18,7 @@ enum report_mode {
 };
 
 /* The text report, on `fp` (whose fd decides the colours). */
-void report_text(FILE *fp, const struct detector *d, enum report_mode mode);
+void report_text(FILE *fp, const struct checker *c, enum report_mode mode);
 /* {"blocked": bool, "findings": [...]} and a newline. */
 void report_json(FILE *fp, const struct detector *d);
 /* prefix + text + newline, with the text's control characters removed (policy text is untrusted). */

@@ -173,6 +173,14 @@ is_dir(const char *path)
 }
 
 int
+is_fifo(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISFIFO(st.st_mode);
+}
+
+int
 is_regular_or_fifo(const char *path)
 {
 	struct stat st;

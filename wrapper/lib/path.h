@@ -27,6 +27,7 @@ int read_dir_sorted(const char *dir, struct strvec *names);
 
 int is_dir(const char *path);
 int is_regular_or_fifo(const char *path);
+int is_fifo(const char *path);
 int file_exists(const char *path);
 /* Copy a file's bytes (a FIFO is read to its end); 0 or -1 with a message. */
 int copy_file(const char *dst, const char *src);

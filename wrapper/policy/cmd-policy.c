@@ -31,7 +31,8 @@ policy_check(int argc, const char **argv)
 	if (argc < 2) {
 		struct khsend_ctx ctx;
 
-		ctx_init(&ctx, NULL);	/* exits 2 on any problem */
+		ctx_init(&ctx);
+		ctx_load_policy(&ctx, NULL, NULL);	/* exits 2 on any problem */
 		for (size_t i = 0; i < ctx.policy.files.nr; i++)
 			printf("%s: ok\n", ctx.policy.files.v[i]);
 		printf("khsend: %zu %s in effect\n", ctx.policy.nr, ctx.policy.nr == 1 ? "entry" : "entries");
@@ -110,7 +111,8 @@ policy_list(int argc, const char **argv)
 		format = "text";
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		usage_msg_opt(policy_usage, options, "--format=%s: expected text or json", format);
-	ctx_init(&ctx, &policies);
+	ctx_init(&ctx);
+	ctx_load_policy(&ctx, &policies, NULL);
 	if (ids == 1) {
 		for (size_t i = 0; i < ctx.policy.nr; i++)
 			printf("%s\n", ctx.policy.v[i]->id);
@@ -169,7 +171,8 @@ cmd_explain(int argc, const char **argv)
 	argc = parse_options(argc, argv, options, explain_usage, 0);
 	if (argc != 2)
 		usage_msg_opt(explain_usage, options, "name one policy entry (see 'khsend policy list')");
-	ctx_init(&ctx, &policies);
+	ctx_init(&ctx);
+	ctx_load_policy(&ctx, &policies, NULL);
 	e = policy_find(&ctx.policy, argv[1]);
 	if (!e) {
 		struct strbuf near = STRBUF_INIT;

@@ -6,7 +6,8 @@
 #define _GNU_SOURCE
 #include "policy/policy.h"
 #include "policy/glob.h"
-#include "lib/gitutil.h"
+#include "lib/config.h"
+#include "lib/repo.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
@@ -932,8 +933,40 @@ load_optional(struct policy *p, const char *path)
 	return policy_load_file(p, path);
 }
 
+/*
+ * A layer kept in the repository is read from the commit the change under
+ * review applies to, never from the work tree or the index, which the
+ * change itself may have written (git am applies a patch to both).
+ */
+static int
+load_from_commit(struct policy *p, const struct repo *repo, const char *base, const char *path, int optional)
+{
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	int rc, problems = 0;
+
+	rc = repo_read_blob(repo, base, path, &sb);
+	strbuf_addf(&name, "%s:%s", base, path);
+	if (rc < 0) {
+		problems = 1;
+	} else if (!rc) {
+		if (!optional) {
+			error("policy '%s' is not in the repository at %s (khsend reads a repository's "
+			      "policy from its commits, never from the work tree)", path, base);
+			problems = 1;
+		}
+	} else if (sb.len > MAX_POLICY_BYTES) {
+		error("'%s' is too large for a policy file (more than %u bytes)", name.buf, MAX_POLICY_BYTES);
+		problems = 1;
+	} else {
+		problems = policy_parse(p, name.buf, sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&name);
+	return problems;
+}
+
 int
-policy_load(struct policy *p, const struct strvec *explicit_files, git_repository *repo)
+policy_load(struct policy *p, const struct strvec *explicit_files, const struct repo *repo, const char *base)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct strvec values = STRVEC_INIT;
@@ -957,24 +990,26 @@ policy_load(struct policy *p, const struct strvec *explicit_files, git_repositor
 	strbuf_addstr(&path, "/policy.yaml");
 	problems += load_optional(p, path.buf);
 
-	if (repo && !git_repository_is_bare(repo)) {
-		strbuf_reset(&path);
-		strbuf_addstr(&path, git_repository_workdir(repo));
-		strbuf_addstr(&path, ".khsend.yaml");
-		problems += load_optional(p, path.buf);
-	}
+	if (!base)
+		base = "HEAD";
+	if (repo && repo_resolves(repo, base, NULL))
+		problems += load_from_commit(p, repo, base, ".khsend.yaml", 1);
 
-	repo_config_get_all(repo, "khsend.policy", &values);
+	config_get_all("khsend.policy", &values);
 	for (size_t i = 0; i < values.nr; i++) {
 		char *file = expand_user_path(values.v[i]);
 
-		if (*file != '/' && repo && git_repository_workdir(repo)) {
-			char *abs = xstrfmt("%s%s", git_repository_workdir(repo), file);
+		if (*file == '/' || !repo) {
+			problems += policy_load_file(p, file);
+		} else if (starts_with(file, "../") && repo->worktree) {
+			/* Outside the tree, where no patch can write: a file beside it. */
+			char *abs = xstrfmt("%s/%s", repo->worktree, file);
 
-			free(file);
-			file = abs;
+			problems += policy_load_file(p, abs);
+			free(abs);
+		} else {
+			problems += load_from_commit(p, repo, base, file, 0);
 		}
-		problems += policy_load_file(p, file);
 		free(file);
 	}
 	strvec_clear(&values);

@@ -11,7 +11,7 @@
 #include "policy/glob.h"
 #include "lib/strvec.h"
 
-#include <git2.h>
+#include "lib/repo.h"
 #include <regex.h>
 #include <stddef.h>
 
@@ -58,11 +58,14 @@ int policy_load_file(struct policy *p, const char *path);
 
 /*
  * Load the layers, lowest first: system (or the built-in copy), user,
- * the repository's .khsend.yaml, then every khsend.policy config value.
+ * the repository's .khsend.yaml, then every khsend.policy config value
+ * (absolute paths are files; relative ones are in the repository).  What
+ * is in the repository is read from `base` (NULL: HEAD), the commit the
+ * change under review applies to, never from its work tree or index.
  * With `explicit_files`, exactly those files are read instead.
  * Returns the number of problems (all of them printed).
  */
-int policy_load(struct policy *p, const struct strvec *explicit_files, git_repository *repo);
+int policy_load(struct policy *p, const struct strvec *explicit_files, const struct repo *repo, const char *base);
 
 void policy_release(struct policy *p);
 const struct policy_entry *policy_find(const struct policy *p, const char *id);

@@ -7,9 +7,11 @@
  */
 #include "khsend.h"
 #include "check/detect.h"
-#include "lib/gitutil.h"
+#include "check/check.h"
+#include "lib/config.h"
+#include "lib/lg2.h"
 #include "lib/json.h"
-#include "reply/mail.h"
+#include "reply/address.h"
 #include "lib/parse-options.h"
 #include "lib/path.h"
 #include "series/series.h"
@@ -35,19 +37,6 @@ static const char *const reply_usage[] = {
 #define QUOTE_MAX_LINE 900	/* mail lines may not pass 998 bytes (RFC 5322) */
 #define MBOX_FROM "From khsend Mon Sep 17 00:00:00 2001\n"
 
-/* A message that had an occurrence, kept whole to be read again for its reply. */
-struct kept_message {
-	size_t index;
-	char *name;
-	struct strbuf raw;
-};
-
-struct reply_state {
-	struct detector det;
-	struct kept_message *kept;
-	size_t kept_nr, kept_alloc;
-};
-
 /* Who answers, and when. */
 struct replier {
 	char *from;		/* the From: header value */
@@ -55,26 +44,6 @@ struct replier {
 	char *address;		/* lower-cased, to leave out of Cc */
 	struct strbuf date;
 };
-
-static int
-keep_candidates(struct message *msg, void *data)
-{
-	struct reply_state *rs = data;
-	size_t before = rs->det.msgs_nr;
-	struct kept_message *k;
-
-	if (detector_add(&rs->det, msg))
-		return -1;
-	if (rs->det.msgs_nr == before)
-		return 0;	/* no protected string anywhere in its diff */
-	ALLOC_GROW(rs->kept, rs->kept_nr + 1, rs->kept_alloc);
-	k = &rs->kept[rs->kept_nr++];
-	k->index = msg->index;
-	k->name = xstrdup(msg->name);
-	k->raw = msg->raw;	/* take the bytes; the message is released after us */
-	strbuf_init(&msg->raw, 0);
-	return 0;
-}
 
 static const char *
 nonempty_env(const char *name)
@@ -86,16 +55,14 @@ nonempty_env(const char *name)
 
 /* Take a config value or an environment variable, whichever comes first. */
 static char *
-env_or_config(const char *env, git_repository *repo, const char *key)
+env_or_config(const char *env, const char *key)
 {
-	const char *v = nonempty_env(env);
-	char *c = NULL;
+	const char *v = nonempty_env(env), *c = config_get(key);
 
 	if (v)
 		return xstrdup(v);
-	if (repo_config_get_string(repo, key, &c) && *c)
-		return c;
-	free(c);
+	if (c && *c)
+		return xstrdup(c);
 	return NULL;
 }
 
@@ -105,16 +72,16 @@ env_or_config(const char *env, git_repository *repo, const char *key)
  * GIT_AUTHOR_DATE in git's raw form if set, else now.
  */
 static int
-replier_init(struct replier *r, git_repository *repo)
+replier_init(struct replier *r)
 {
-	char *from = NULL;
+	char *from = config_get("sendemail.from") ? xstrdup(config_get("sendemail.from")) : NULL;
 	const char *date = nonempty_env("GIT_AUTHOR_DATE");
 	time_t when;
 	int tz;
 
 	memset(r, 0, sizeof(*r));
 	strbuf_init(&r->date, 0);
-	if (repo_config_get_string(repo, "sendemail.from", &from) && *from) {
+	if (from && *from) {
 		r->name = mail_display_name(from);
 		r->address = mail_address_spec(from);
 		if (!*r->address) {
@@ -135,8 +102,8 @@ replier_init(struct replier *r, git_repository *repo)
 		char *address;
 
 		free(from);
-		r->name = env_or_config("GIT_AUTHOR_NAME", repo, "user.name");
-		address = env_or_config("GIT_AUTHOR_EMAIL", repo, "user.email");
+		r->name = env_or_config("GIT_AUTHOR_NAME", "user.name");
+		address = env_or_config("GIT_AUTHOR_EMAIL", "user.email");
 		if (!address && nonempty_env("EMAIL"))
 			address = xstrdup(getenv("EMAIL"));
 		if (!address)
@@ -259,10 +226,8 @@ quote_range(struct strbuf *q, git_patch *patch, size_t h, size_t lo, size_t hi)
  * long run of changes is cut down to the removed line and its new text.
  */
 static int
-quote_hunk(struct strbuf *q, git_patch *patch, const struct finding *f)
+quote_hunk(struct strbuf *q, git_patch *patch, const struct patch_file *pf, const struct finding *f)
 {
-	const git_diff_delta *delta = git_patch_get_delta(patch);
-
 	for (size_t h = 0; h < git_patch_num_hunks(patch); h++) {
 		const git_diff_hunk *hunk;
 		size_t n, k, bs, be, lo, hi;
@@ -280,11 +245,11 @@ quote_hunk(struct strbuf *q, git_patch *patch, const struct finding *f)
 			;
 		for (be = k; be + 1 < n && (l = hunk_line(patch, h, be + 1)) && is_change(l); be++)
 			;
-		strbuf_addf(q, "> --- a/%s\n", delta->old_file.path);
-		if (delta->status == GIT_DELTA_DELETED)
+		strbuf_addf(q, "> --- a/%s\n", pf->old_path);
+		if (!pf->new_path)
 			strbuf_addstr(q, "> +++ /dev/null\n");
 		else
-			strbuf_addf(q, "> +++ b/%s\n", delta->new_file.path);
+			strbuf_addf(q, "> +++ b/%s\n", pf->new_path);
 		strbuf_addstr(q, "> ");
 		strbuf_add(q, hunk->header, strcspn(hunk->header, "\n"));
 		strbuf_addch(q, '\n');
@@ -322,25 +287,25 @@ quote_hunk(struct strbuf *q, git_patch *patch, const struct finding *f)
 	return -1;
 }
 
-/* Find the finding's file in the diff and quote its hunk (once per reply). */
+/* Find the finding's file in the patch (git apply's names) and quote its hunk (once per reply). */
 static void
-quote_finding(struct strbuf *body, git_diff *diff, const struct finding *f, struct strvec *quoted)
+quote_finding(struct strbuf *body, const struct message *m, const struct finding *f, struct strvec *quoted)
 {
 	struct strbuf q = STRBUF_INIT;
 	int found = -1;
 
-	for (size_t i = 0; diff && found && i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *delta = git_diff_get_delta(diff, i);
+	for (size_t i = 0; m->diff && found && i < m->files_nr; i++) {
+		const struct patch_file *pf = &m->files[i];
 		git_patch *patch = NULL;
 
-		if (delta->status == GIT_DELTA_ADDED || strcmp(delta->old_file.path, f->file))
+		if (!pf->old_path || strcmp(pf->old_path, f->file) || pf->binary)
 			continue;
-		if (git_patch_from_diff(&patch, diff, i) < 0) {
+		if (git_patch_from_diff(&patch, m->diff, pf->delta) < 0) {
 			git_error_clear();
 			continue;
 		}
 		if (patch)
-			found = quote_hunk(&q, patch, f);
+			found = quote_hunk(&q, patch, pf, f);
 		git_patch_free(patch);
 	}
 	if (found) {
@@ -359,23 +324,14 @@ quote_finding(struct strbuf *body, git_diff *diff, const struct finding *f, stru
 
 /* Does the patch change more lines than the findings account for? */
 static int
-has_other_changes(git_diff *diff, const struct finding *f, size_t nf)
+has_other_changes(const struct message *m, const struct finding *f, size_t nf)
 {
 	size_t changed = 0, found = 0;
 
-	for (size_t i = 0; diff && i < git_diff_num_deltas(diff); i++) {
-		git_patch *patch = NULL;
-		size_t context, additions, deletions;
-
-		if (git_patch_from_diff(&patch, diff, i) < 0) {
-			git_error_clear();
-			return 1;	/* cannot tell: do not claim the patch is only this */
-		}
-		if (!patch)
-			return 1;	/* a binary file: certainly something else */
-		if (!git_patch_line_stats(&context, &additions, &deletions, patch))
-			changed += additions + deletions;
-		git_patch_free(patch);
+	for (size_t i = 0; i < m->files_nr; i++) {
+		if (m->files[i].binary)
+			return 1;	/* certainly something else */
+		changed += m->files[i].added + m->files[i].removed;
 	}
 	for (size_t i = 0; i < nf; i++)
 		found += 1 + (f[i].added != NULL);
@@ -384,7 +340,7 @@ has_other_changes(git_diff *diff, const struct finding *f, size_t nf)
 
 /* One entry's part of the reply: the quotes, what changed where, the joke. */
 static void
-explain_entry(struct strbuf *body, git_diff *diff, const struct finding *f, size_t nf,
+explain_entry(struct strbuf *body, const struct message *m, const struct finding *f, size_t nf,
 	      const struct policy_entry *e, struct strvec *quoted)
 {
 	struct strbuf s = STRBUF_INIT;
@@ -392,7 +348,7 @@ explain_entry(struct strbuf *body, git_diff *diff, const struct finding *f, size
 
 	for (size_t i = 0; i < nf; i++)
 		if (f[i].entry == e) {
-			quote_finding(body, diff, &f[i], quoted);
+			quote_finding(body, m, &f[i], quoted);
 			places++;
 		}
 	strbuf_addch(body, '\n');
@@ -498,12 +454,12 @@ add_cc(struct strbuf *hdr, const struct message *m, const char *author, const st
 
 	strvec_push_nodup(&seen, mail_address_spec(author));
 	strvec_push(&seen, r->address);
-	for (size_t i = 0; i < m->headers_nr; i++) {
+	for (size_t i = 0; i < m->headers.nr; i++) {
 		struct strvec list = STRVEC_INIT;
 
-		if (strcasecmp(m->headers[i].name, "To") && strcasecmp(m->headers[i].name, "Cc"))
+		if (strcasecmp(m->headers.v[i].name, "To") && strcasecmp(m->headers.v[i].name, "Cc"))
 			continue;
-		mail_split_addresses(m->headers[i].value, &list);
+		mail_split_addresses(m->headers.v[i].value, &list);
 		for (size_t k = 0; k < list.nr; k++) {
 			char *spec = mail_address_spec(list.v[k]);
 
@@ -526,9 +482,9 @@ add_cc(struct strbuf *hdr, const struct message *m, const char *author, const st
 static void
 add_threading(struct strbuf *hdr, const struct message *m)
 {
-	const char *id = message_header(m, "Message-Id");
-	const char *refs = message_header(m, "References");
-	const char *parent = message_header(m, "In-Reply-To");
+	const char *id = mail_header(&m->headers, "Message-Id");
+	const char *refs = mail_header(&m->headers, "References");
+	const char *parent = mail_header(&m->headers, "In-Reply-To");
 	struct strbuf msgid = STRBUF_INIT;
 
 	if (!id || !*id) {
@@ -558,43 +514,40 @@ add_threading(struct strbuf *hdr, const struct message *m)
 
 /* The whole reply to one message: headers and body. */
 static int
-compose_reply(struct strbuf *out, struct kept_message *k, const struct finding *f, size_t nf,
+compose_reply(struct strbuf *out, struct message *mp, const struct finding *f, size_t nf,
 	      const struct replier *r, const char *tmpdir)
 {
-	struct message m = MESSAGE_INIT;
+	const struct message *m = mp;
 	struct strbuf hdr = STRBUF_INIT, body = STRBUF_INIT, safe = STRBUF_INIT;
 	struct strvec quoted = STRVEC_INIT;
 	const char *author, *subject, *date;
 	char *name = NULL;
-	git_diff *diff = NULL;
 	int blocks = 0, ret = -1;
 
-	m.raw = k->raw;	/* the message takes the bytes back */
-	strbuf_init(&k->raw, 0);
-	if (message_from_buffer(&m, k->name, m.raw.buf, m.raw.len, tmpdir) || message_diff(&m, &diff))
+	if (message_read_diff(mp, tmpdir))
 		goto out;
-	author = message_header(&m, "From");
-	if (!m.is_mail || !author || !*author) {
+	author = mail_header(&m->headers, "From");
+	if (!m->is_mail || !author || !*author) {
 		error("'%s' is not a mail (it has no From: header), so there is nobody to reply to;\n"
-		      "'khsend reply' answers a patch mail, such as the output of git format-patch", m.name);
+		      "'khsend reply' answers a patch mail, such as the output of git format-patch", m->name);
 		goto out;
 	}
-	name = mail_display_name(m.author ? m.author : author);
-	subject = message_header(&m, "Subject");
-	date = message_header(&m, "Date");
+	name = mail_display_name(m->author ? m->author : author);
+	subject = mail_header(&m->headers, "Subject");
+	date = mail_header(&m->headers, "Date");
 
 	strbuf_addf(&hdr, "From: %s\nTo: ", r->from);
 	add_header_address(&hdr, author);
 	strbuf_addch(&hdr, '\n');
-	add_cc(&hdr, &m, author, r);
+	add_cc(&hdr, m, author, r);
 	strbuf_addstr(&hdr, "Subject: ");
 	if (!subject || !*subject)
 		subject = "your patch";
-	if (!has_reply_prefix(m.subject ? m.subject : subject))
+	if (!has_reply_prefix(m->subject ? m->subject : subject))
 		strbuf_addstr(&hdr, "Re: ");
 	mail_add_header_text(&hdr, subject);
 	strbuf_addf(&hdr, "\nDate: %s\n", r->date.buf);
-	add_threading(&hdr, &m);
+	add_threading(&hdr, m);
 
 	strbuf_addf(&body, "Hello%s%s,\n\n", *name ? " " : "", name);
 	add_paragraph(&body, "Thank you for your patch, and for reading the kernel code so carefully.");
@@ -612,10 +565,10 @@ compose_reply(struct strbuf *out, struct kept_message *k, const struct finding *
 		for (j = 0; j < i && f[j].entry != f[i].entry; j++)
 			;
 		if (j == i)
-			explain_entry(&body, diff, f, nf, f[i].entry, &quoted);
+			explain_entry(&body, m, f, nf, f[i].entry, &quoted);
 		blocks |= f[i].action == POLICY_BLOCK;
 	}
-	if (blocks && has_other_changes(diff, f, nf))
+	if (blocks && has_other_changes(m, f, nf))
 		add_paragraph(&body, "So I am not applying this patch as it is. If its other changes are "
 			      "still useful, please send them again without this one, as a new version (v2) "
 			      "of the patch.");
@@ -645,7 +598,6 @@ out:
 	strbuf_release(&hdr);
 	strbuf_release(&body);
 	strbuf_release(&safe);
-	message_release(&m);
 	return ret;
 }
 
@@ -661,14 +613,16 @@ int
 cmd_reply(int argc, const char **argv)
 {
 	struct strvec policies = STRVEC_INIT, inputs = STRVEC_INIT;
-	struct series_options sopts = { NULL, 0, NULL };
+	struct series_options sopts = { NULL, 0, NULL, NULL };
+	struct series s = SERIES_INIT;
 	struct strbuf out = STRBUF_INIT;
-	struct reply_state rs = { 0 };
 	struct replier r = { 0 };
 	struct khsend_ctx ctx;
+	struct checker ck;
 	const char *output = NULL, *input;
+	char *keep = NULL;
 	size_t replies = 0;
-	int ret = EXIT_ERROR;
+	int have_ck = 0, ret = EXIT_ERROR;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
 		OPT_STRING('o', "output", &output, "file", "write the reply there instead of to standard output"),
@@ -684,36 +638,45 @@ cmd_reply(int argc, const char **argv)
 	if (output && same_file(output, input))
 		die("-o '%s' is the mail being answered; name another file for the reply", output);
 
-	ctx_init(&ctx, &policies);
+	ctx_init(&ctx);
+	ctx_load_policy(&ctx, &policies, NULL);
 	strvec_push(&inputs, input);
-	sopts.tmpdir = ctx_tmpdir(&ctx);	/* sopts.repo stays NULL: files only, never revisions */
-	detector_init(&rs.det, &ctx.policy, NULL);
-	if (series_read(&inputs, &sopts, keep_candidates, &rs))
+	keep = xstrfmt("%s/received", ctx_tmpdir(&ctx));
+	/* Files only, never revisions: sopts.repo stays NULL. */
+	sopts.scratch = ctx_tmpdir(&ctx);
+	sopts.keep_dir = keep;
+	if (series_build(&s, &inputs, &sopts))
 		goto out;
-	detector_finish(&rs.det);
-	if (!rs.det.nr) {
+	/* The maintainer's tree: the result of applying the patch there settles it. */
+	checker_init(&ck, &ctx.policy, NULL, ctx.repo, ctx_tmpdir(&ctx));
+	have_ck = 1;
+	if (ctx.repo)
+		checker_set_base(&ck, "HEAD");
+	if (check_series(&ck, &s))
+		goto out;
+	if (!ck.det.nr) {
 		note("no protected string is changed in '%s', so there is nothing to reply to", input);
 		ret = EXIT_FINDING;
 		goto out;
 	}
-	if (replier_init(&r, ctx.repo))
+	if (replier_init(&r))
 		goto out;
 	/* Findings are in series order, so each message's findings are one run. */
-	for (size_t i = 0; i < rs.det.nr; i++)
-		replies += !i || rs.det.findings[i].index != rs.det.findings[i - 1].index;
-	for (size_t i = 0, first = 0; i < rs.kept_nr; i++) {
-		const struct finding *f = rs.det.findings;
+	for (size_t i = 0; i < ck.det.nr; i++)
+		replies += !i || ck.det.findings[i].index != ck.det.findings[i - 1].index;
+	for (size_t i = 0, first = 0; i < s.nr; i++) {
+		const struct finding *f = ck.det.findings;
 		size_t nf = 0;
 
-		while (first < rs.det.nr && f[first].index < rs.kept[i].index)
+		while (first < ck.det.nr && f[first].index < s.v[i]->index)
 			first++;
-		while (first + nf < rs.det.nr && f[first + nf].index == rs.kept[i].index)
+		while (first + nf < ck.det.nr && f[first + nf].index == s.v[i]->index)
 			nf++;
 		if (!nf)
 			continue;
 		if (replies > 1)
 			strbuf_addstr(&out, MBOX_FROM);
-		if (compose_reply(&out, &rs.kept[i], f + first, nf, &r, sopts.tmpdir))
+		if (compose_reply(&out, s.v[i], f + first, nf, &r, ctx_tmpdir(&ctx)))
 			goto out;
 	}
 	if (output ? write_file_buf(output, out.buf, out.len) : (fwrite(out.buf, 1, out.len, stdout), 0))
@@ -723,14 +686,12 @@ cmd_reply(int argc, const char **argv)
 		     replies, output ? " in '" : "", output ? output : "", output ? "'" : "");
 	ret = EXIT_CLEAN;
 out:
-	for (size_t i = 0; i < rs.kept_nr; i++) {
-		free(rs.kept[i].name);
-		strbuf_release(&rs.kept[i].raw);
-	}
-	free(rs.kept);
+	if (have_ck)
+		checker_release(&ck);
+	series_release(&s);
 	replier_release(&r);
-	detector_release(&rs.det);
 	ctx_release(&ctx);
+	free(keep);
 	strbuf_release(&out);
 	strvec_clear(&inputs);
 	strvec_clear(&policies);

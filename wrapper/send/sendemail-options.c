@@ -328,6 +328,8 @@ record(struct sendemail_args *a, const struct found *f)
 
 	if (!strcmp(name, "dry-run"))
 		a->dry_run = 1;
+	else if (!strcmp(name, "quiet"))
+		a->quiet = on;
 	else if (!strcmp(name, "annotate"))
 		a->annotate = on;
 	else if (!strcmp(name, "compose"))
@@ -365,10 +367,13 @@ run_pass(struct sendemail_args *a, const struct optpass *p, const struct getopt_
 			break;
 		}
 		if (find_option(p, m, w, i, &f)) {
+			/* khsend replaces a --sendmail-cmd with its own transport, which relays to this one. */
+			unsigned char how = strcmp(f.key->cname, "sendmail-cmd") ? 1 : 2;
+
 			record(a, &f);
-			taken[w->v[i++]] = 1;
+			taken[w->v[i++]] = how;
 			if (f.takes_next)
-				taken[w->v[i++]] = 1;
+				taken[w->v[i++]] = how;
 			free(f.value);
 			continue;
 		}
@@ -397,8 +402,10 @@ sendemail_args_parse(struct sendemail_args *a, const char *const *argv, size_t a
 	for (size_t t = 0; t < 3; t++)
 		run_pass(a, &passes[t], &m, &w, taken);
 	for (size_t i = 0; i < argc; i++)
-		if (taken[i])
+		if (taken[i] == 1)
 			strvec_push(&a->opts, argv[i]);
+		else if (taken[i] == 2)
+			strvec_push(&a->transport_opts, argv[i]);
 	for (size_t i = 0; i < w.nr; i++)
 		strvec_push(&a->rest, argv[w.v[i]]);
 	free(w.v);
@@ -428,6 +435,7 @@ void
 sendemail_args_release(struct sendemail_args *a)
 {
 	strvec_clear(&a->opts);
+	strvec_clear(&a->transport_opts);
 	strvec_clear(&a->rest);
 	strvec_clear(&a->parsed);
 	free(a->identity);

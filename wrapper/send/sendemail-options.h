@@ -30,10 +30,12 @@ extern const char *const sendemail_pass_dump_aliases[];
 extern const char *const sendemail_pass_main[];
 
 struct sendemail_args {
-	struct strvec opts;	/* the words the option passes take, options and values, in order */
+	struct strvec opts;	/* the words the option passes take, options and values, in order... */
+	struct strvec transport_opts;	/* ...but --sendmail-cmd's, which khsend's transport stands in for */
 	struct strvec rest;	/* what the argument loop gets, in order ("--" and all after it included) */
 	struct strvec parsed;	/* "name=value" for each option taken, canonical names (khsend debug) */
 	int dry_run;
+	int quiet;
 	int annotate;		/* -1: not on the command line */
 	int compose;
 	int format_patch;	/* -1: not on the command line */
@@ -42,7 +44,7 @@ struct sendemail_args {
 	char *identity;		/* the last --identity value, or NULL */
 };
 
-#define SENDEMAIL_ARGS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, 0, -1, 0, -1, 0, 0, 0, 0, NULL }
+#define SENDEMAIL_ARGS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, 0, 0, -1, 0, -1, 0, 0, 0, 0, NULL }
 
 void sendemail_args_parse(struct sendemail_args *a, const char *const *argv, size_t argc);
 void sendemail_args_release(struct sendemail_args *a);

@@ -1,94 +1,70 @@
 /*
- * series: read an outgoing series in every form git send-email 2.39 takes
- * (patch files, directories, an mbox of a whole series, revisions) into
- * messages, one at a time, so memory stays flat however long it is.
+ * series: the one reader of khsend's input.  Every command (check, send,
+ * b4, boot, reply, each hook) turns its inputs into messages here and
+ * nowhere else.
+ *
+ * Inputs are what git send-email 2.39 takes — patch files, directories,
+ * an mbox of a whole series, revisions — plus "-" for standard input.
+ * Each file is read once (a FIFO gives its bytes once); an mbox of
+ * several mails is split by git mailsplit's rule; revisions always go
+ * through "git format-patch -o", exactly as git send-email runs it, so
+ * what is checked is what git would send (diff.noprefix, diff.mnemonicPrefix,
+ * format.* and all).  A series is either read one message at a time
+ * (series_read(): memory stays flat however long it is) or kept whole,
+ * each message also written to a private file, exactly the bytes that
+ * will be sent (series_build()).
  */
 #ifndef KHSEND_SERIES_H
 #define KHSEND_SERIES_H
 
-#include "lib/strbuf.h"
+#include "lib/repo.h"
 #include "lib/strvec.h"
-
-#include <git2.h>
-
-struct mail_header {
-	char *name;
-	char *value;		/* unfolded, as in the mail (encoded words left alone) */
-};
-
-struct message {
-	size_t index;		/* 1-based position in the series */
-	char *name;		/* for reports: the file, "file (message 3)" or a commit id */
-	char *file;		/* the file holding exactly this message, or NULL for a commit */
-	char *commit;		/* the commit id, when read from a repository */
-	char *subject;		/* decoded, brackets kept: "[PATCH 1/3] sched: ..." */
-	char *author;
-	struct mail_header *headers;
-	size_t headers_nr, headers_alloc;
-	struct strbuf raw;	/* the bytes as they would be sent (mails only) */
-	struct strbuf log;	/* the decoded commit message (or cover letter text) */
-	struct strbuf patch;	/* the decoded patch: from the "---" line on */
-	unsigned is_mail:1;
-	unsigned encoded:1;	/* decoded by git mailinfo (base64, quoted-printable, ...) */
-	git_diff *diff;		/* parsed on demand by message_diff() */
-	unsigned diff_parsed:1;
-};
+#include "series/message.h"
 
 struct series_options {
-	git_repository *repo;	/* for revisions and the file-or-revision question; may be NULL */
-	int format_patch;	/* like --[no-]format-patch: -1 unset, 0 files, 1 revisions */
-	const char *tmpdir;	/* scratch space for mbox parts and git mailinfo */
+	const struct repo *repo;	/* for revisions and the file-or-revision question; may be NULL */
+	int format_patch;		/* git send-email's --[no-]format-patch: -1 unset, 0 files, 1 revisions */
+	const char *scratch;		/* a private directory: git format-patch's output, git mailinfo's files */
+	const char *keep_dir;		/* series_build(): where the messages are kept as files */
 };
 
 /* Called for each message; a negative return stops the reading and is returned. */
 typedef int (*message_fn)(struct message *msg, void *data);
 
 /*
- * Read every input in git send-email's order: files and directories first,
- * then revisions.  Returns 0, the callback's negative value, or -1 after
- * printing an error naming the input.
+ * Read every input in git send-email's order: files and directories
+ * first, then revisions.  The message is released after fn returns (take
+ * it with message_move()).  Returns 0, fn's negative value, or -1 after
+ * an error naming the input.
  */
 int series_read(const struct strvec *inputs, const struct series_options *opts,
 		message_fn fn, void *data);
 
+/* A whole series, kept. */
+struct series {
+	struct message **v;
+	size_t nr, alloc;
+};
+
+#define SERIES_INIT { NULL, 0, 0 }
+
+/* series_read() into `s`, every message written to a file in opts->keep_dir; 0 or -1. */
+int series_build(struct series *s, const struct strvec *inputs, const struct series_options *opts);
+/* Add a mail that is a private file already (b4's output, a held message); 0 or -1. */
+int series_add_file(struct series *s, const char *file, const char *name);
+void series_release(struct series *s);
+
 /*
- * Split arguments the way git send-email does: files (directories expanded,
- * sorted) into `files`, everything else into `revs` ("--" and all after it
- * go to revs).  Returns 0, or -1 after printing git's disambiguation error.
+ * The commit the series applies to, if it says: the "base-commit:" line
+ * of git format-patch --base, else the parent of the first commit git
+ * format-patch made it from; resolved in `repo`.  NULL if neither is
+ * known there (malloc()ed).
  */
-int series_classify(const struct strvec *inputs, const struct series_options *opts,
-		    struct strvec *files, struct strvec *revs);
+char *series_base(const struct series *s, const struct repo *repo);
+/* The same for one message (the first of a series read one at a time). */
+char *message_base(const struct message *msg, const struct repo *repo);
 
-/* Read one file holding one mail or patch (the hook and reply use this). */
-int message_from_file(struct message *msg, const char *path, const char *tmpdir);
-/* Read one mail already in memory; `name` is used in messages. */
-int message_from_buffer(struct message *msg, const char *name, const char *buf, size_t len,
-			const char *tmpdir);
-
-/* The parsed diff, or NULL for a message without one; -1 and a message on a bad patch. */
-int message_diff(struct message *msg, git_diff **out);
-const char *message_header(const struct message *msg, const char *name);
-/*
- * Offset in msg->raw of the line where the patch starts (the "---" line,
- * or the first diff line if there is none), or -1 if there is no patch or
- * the body is not plain text (base64, quoted-printable, multipart).
- */
-long message_patch_offset(const struct message *msg);
-/* Is the body transfer-encoded (anything but 7bit/8bit/binary) or multipart? */
-int message_body_encoded(const struct message *msg);
-void message_release(struct message *msg);
-
-#define MESSAGE_INIT { 0, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0, 0, NULL, 0 }
-
-/* Does this mbox hold more than one mail (a second "From " line)? */
-int mbox_holds_several(const char *buf, size_t len);
-/*
- * git mailsplit --keep-cr: one file per mail in `dir` (created), byte for
- * byte; their names are appended to `parts`.  0, or -1 with a message.
- */
-int mbox_split(const char *path, const char *dir, struct strvec *parts);
-
-/* Is this line where git mailinfo would start the patch? (mailinfo.c:patchbreak) */
-int is_patch_break(const char *line, size_t len);
+/* Move a message into a new heap one; `from` is left empty. */
+struct message *message_move(struct message *from);
 
 #endif

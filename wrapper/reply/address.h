@@ -1,9 +1,9 @@
 /*
- * mail: the few RFC 5322 / RFC 2047 pieces that writing a reply needs:
+ * address: the few RFC 5322 / RFC 2047 pieces that writing a reply needs:
  * address lists, display names, encoded words and the Date format.
  */
-#ifndef KHSEND_MAIL_H
-#define KHSEND_MAIL_H
+#ifndef KHSEND_ADDRESS_H
+#define KHSEND_ADDRESS_H
 
 #include "lib/strbuf.h"
 #include "lib/strvec.h"

@@ -1,5 +1,5 @@
-/* mail: addresses, encoded words and dates for the mails khsend writes. */
-#include "reply/mail.h"
+/* address: addresses, encoded words and dates for the mails khsend writes. */
+#include "reply/address.h"
 #include "lib/json.h"
 
 #include <ctype.h>

@@ -1,0 +1,44 @@
+/*
+ * result: what the series does to the tree, as git applies it.
+ *
+ * The series is applied with "git apply --cached" (what git am runs)
+ * onto its base in a private index; "git diff-index -M" lists what
+ * changed, with git's own rename detection; each entry's string is
+ * counted, line by line, in the old and new blobs of the files it
+ * covers (a renamed file under either name).  Fewer after than before
+ * is an alteration, whatever any other reader made of the patches.
+ */
+#ifndef KHSEND_RESULT_H
+#define KHSEND_RESULT_H
+
+#include "lib/repo.h"
+#include "lib/strvec.h"
+#include "policy/matcher.h"
+#include "policy/policy.h"
+
+struct result_count {
+	size_t before, after;
+	char *file;		/* a file the entry covers where the count went down, or NULL */
+};
+
+/*
+ * Apply `patches` (files, in order) onto `base` in a private index in
+ * `scratch` and count; out[] has one slot per policy entry.  Returns 1
+ * when counted, 0 when the series does not apply there (`why` says
+ * git's reason), -1 on an error (reported).
+ */
+int result_apply_and_count(const struct repo *repo, const char *base, const struct strvec *patches,
+			   const struct policy *p, const struct matcher *m, const char *scratch,
+			   struct result_count *out, struct strbuf *why);
+
+/*
+ * Count what an index already holds against a tree (git am's
+ * pre-applypatch, git commit's pre-commit): index_file NULL is the
+ * repository's own index.  1 when counted, -1 on an error (reported).
+ */
+int result_count_index(const struct repo *repo, const char *tree, const char *index_file,
+		       const struct policy *p, const struct matcher *m, struct result_count *out);
+
+void result_counts_release(struct result_count *out, size_t nr);
+
+#endif

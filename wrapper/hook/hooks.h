@@ -1,0 +1,19 @@
+/*
+ * hooks: the git hooks khsend ships (hooks/), and "khsend hook <name>",
+ * what they and khsend's shims run.
+ */
+#ifndef KHSEND_HOOKS_H
+#define KHSEND_HOOKS_H
+
+#include <stddef.h>
+
+/* A hook as shipped (the text of hooks/<name>, built into khsend) and installed. */
+struct shipped_hook {
+	const char *name;
+	const char *text;
+};
+
+extern const struct shipped_hook shipped_hooks[];
+extern const size_t nr_shipped_hooks;
+
+#endif

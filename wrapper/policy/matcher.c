@@ -1,0 +1,340 @@
+/* matcher: an Aho-Corasick automaton over the entries' literals, ASCII case folded. */
+#include "policy/matcher.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct matcher {
+	size_t entries;		/* policy entries */
+	uint8_t cls[256];	/* byte -> class; 0: a byte no literal has */
+	size_t nclasses;
+	uint32_t *next;		/* states x classes: the automaton, failures folded in */
+	uint32_t *out_at, *out_nr;	/* per state: its entries in `outs` */
+	uint32_t *outs;
+	size_t nstates;
+	uint32_t *always;	/* entries without a literal */
+	size_t nalways;
+};
+
+static int
+fold(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* Append the run so far to the best if longer, and start over. */
+static void
+end_run(struct strbuf *run, struct strbuf *best)
+{
+	if (run->len > best->len) {
+		strbuf_reset(best);
+		strbuf_addbuf(best, run);
+	}
+	strbuf_reset(run);
+}
+
+/* Skip a bracket expression starting at p ('['); returns the pointer after its ']'. */
+static const char *
+skip_bracket(const char *p)
+{
+	p += p[1] == '^' ? 2 : 1;
+	if (*p == ']')
+		p++;
+	while (*p && *p != ']') {
+		if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			char close = p[1];
+			const char *q = p + 2;
+
+			while (*q && !(q[0] == close && q[1] == ']'))
+				q++;
+			p = *q ? q + 2 : q;
+			continue;
+		}
+		p++;
+	}
+	return *p ? p + 1 : p;
+}
+
+char *
+regex_required_literal(const char *re)
+{
+	struct strbuf run = STRBUF_INIT, best = STRBUF_INIT;
+	const char *p = re;
+
+	while (*p) {
+		int c = (unsigned char)*p, literal = -1;
+
+		switch (c) {
+		case '\\':
+			if (!p[1] || isalnum((unsigned char)p[1])) {
+				/* \w \b \< and friends (GNU) are no literal */
+				end_run(&run, &best);
+				p += p[1] ? 2 : 1;
+				continue;
+			}
+			literal = (unsigned char)p[1];
+			p += 2;
+			break;
+		case '[':
+			end_run(&run, &best);
+			p = skip_bracket(p);
+			continue;
+		case '(': {
+			int depth = 0;
+
+			end_run(&run, &best);
+			for (; *p; p++) {
+				if (*p == '\\' && p[1]) {
+					p++;
+				} else if (*p == '[') {
+					p = skip_bracket(p) - 1;
+				} else if (*p == '(') {
+					depth++;
+				} else if (*p == ')' && !--depth) {
+					p++;
+					break;
+				}
+			}
+			continue;
+		}
+		case '|':
+			/* One alternative or the other: nothing is sure to be there. */
+			strbuf_release(&run);
+			strbuf_release(&best);
+			return NULL;
+		case '*':
+		case '?':
+		case '{':
+			/* The atom before may not be there at all. */
+			if (run.len)
+				strbuf_setlen(&run, run.len - 1);
+			end_run(&run, &best);
+			if (c == '{')
+				while (*p && *p != '}')
+					p++;
+			if (*p)
+				p++;
+			continue;
+		case '+':
+			/* At least one: the run ends with it, and the next starts with it. */
+			if (run.len) {
+				int last = run.buf[run.len - 1];
+
+				end_run(&run, &best);
+				strbuf_addch(&run, last);
+			}
+			p++;
+			continue;
+		case '.':
+		case '^':
+		case '$':
+		case ')':
+		case '}':
+		case ']':
+			end_run(&run, &best);
+			p++;
+			continue;
+		default:
+			literal = c;
+			p++;
+			break;
+		}
+		strbuf_addch(&run, fold(literal));
+	}
+	end_run(&run, &best);
+	strbuf_release(&run);
+	if (!best.len) {
+		strbuf_release(&best);
+		return NULL;
+	}
+	return strbuf_detach(&best, NULL);
+}
+
+/* The trie, before it becomes the automaton. */
+struct builder {
+	uint32_t *next;		/* states x classes, 0: none yet (state 0 is the root) */
+	size_t nstates, alloc;
+	struct strbuf *own;	/* per state: its entries, as uint32_t */
+};
+
+static uint32_t
+add_state(struct matcher *m, struct builder *b)
+{
+	if (b->nstates == b->alloc) {
+		size_t old = b->alloc;
+
+		b->alloc = b->alloc ? b->alloc * 2 : 64;
+		b->next = xrealloc(b->next, b->alloc * m->nclasses * sizeof(*b->next));
+		memset(b->next + old * m->nclasses, 0, (b->alloc - old) * m->nclasses * sizeof(*b->next));
+		b->own = xrealloc(b->own, b->alloc * sizeof(*b->own));
+		for (size_t i = old; i < b->alloc; i++)
+			strbuf_init(&b->own[i], 0);
+	}
+	return (uint32_t)b->nstates++;
+}
+
+static void
+insert(struct matcher *m, struct builder *b, const char *lit, uint32_t entry)
+{
+	uint32_t s = 0;
+
+	for (const unsigned char *p = (const unsigned char *)lit; *p; p++) {
+		uint32_t *slot = &b->next[s * m->nclasses + m->cls[*p]];
+
+		if (!*slot) {
+			uint32_t t = add_state(m, b);
+
+			slot = &b->next[s * m->nclasses + m->cls[*p]];	/* add_state() may move it */
+			*slot = t;
+		}
+		s = *slot;
+	}
+	strbuf_add(&b->own[s], &entry, sizeof(entry));
+}
+
+struct matcher *
+matcher_new(const struct policy *p)
+{
+	struct matcher *m = xcalloc(1, sizeof(*m));
+	struct builder b = { NULL, 0, 0, NULL };
+	char **lits = xcalloc(p->nr ? p->nr : 1, sizeof(*lits));
+	uint32_t *fail, *queue;
+	size_t head = 0, tail = 0, nouts = 0;
+
+	m->entries = p->nr;
+	m->always = xcalloc(p->nr ? p->nr : 1, sizeof(*m->always));
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct policy_entry *e = p->v[i];
+
+		if (e->string) {
+			struct strbuf sb = STRBUF_INIT;
+
+			for (const char *c = e->string; *c; c++)
+				strbuf_addch(&sb, fold((unsigned char)*c));
+			lits[i] = strbuf_detach(&sb, NULL);
+		} else {
+			lits[i] = e->regex_src ? regex_required_literal(e->regex_src) : NULL;
+		}
+		if (!lits[i] || !*lits[i])
+			m->always[m->nalways++] = (uint32_t)i;
+	}
+	/* Classes: the bytes the literals use (both cases of a letter are one class). */
+	m->nclasses = 1;
+	for (size_t i = 0; i < p->nr; i++)
+		for (const unsigned char *c = (const unsigned char *)(lits[i] ? lits[i] : ""); *c; c++)
+			if (!m->cls[*c]) {
+				m->cls[*c] = (uint8_t)m->nclasses++;
+				if (m->nclasses > 255)
+					BUG("more than 254 distinct bytes in the policy's literals");
+			}
+	for (int c = 'A'; c <= 'Z'; c++)
+		m->cls[c] = m->cls[c + ('a' - 'A')];
+
+	add_state(m, &b);
+	for (size_t i = 0; i < p->nr; i++)
+		if (lits[i] && *lits[i])
+			insert(m, &b, lits[i], (uint32_t)i);
+
+	/* Breadth first: failure links, folded into the transitions, and the outputs merged. */
+	fail = xcalloc(b.nstates, sizeof(*fail));
+	queue = xcalloc(b.nstates, sizeof(*queue));
+	m->nstates = b.nstates;
+	m->next = xcalloc(b.nstates * m->nclasses, sizeof(*m->next));
+	for (size_t c = 0; c < m->nclasses; c++) {
+		uint32_t t = b.next[c];
+
+		m->next[c] = t;
+		if (t)
+			queue[tail++] = t;	/* fail[t] = 0 */
+	}
+	while (head < tail) {
+		uint32_t s = queue[head++];
+
+		/* s's own outputs, then those of the state it falls back to */
+		strbuf_add(&b.own[s], b.own[fail[s]].buf, b.own[fail[s]].len);
+		for (size_t c = 0; c < m->nclasses; c++) {
+			uint32_t t = b.next[s * m->nclasses + c];
+
+			if (t) {
+				fail[t] = m->next[fail[s] * m->nclasses + c];
+				m->next[s * m->nclasses + c] = t;
+				queue[tail++] = t;
+			} else {
+				m->next[s * m->nclasses + c] = m->next[fail[s] * m->nclasses + c];
+			}
+		}
+	}
+	m->out_at = xcalloc(b.nstates, sizeof(*m->out_at));
+	m->out_nr = xcalloc(b.nstates, sizeof(*m->out_nr));
+	for (size_t s = 0; s < b.nstates; s++)
+		nouts += b.own[s].len / sizeof(uint32_t);
+	m->outs = xcalloc(nouts ? nouts : 1, sizeof(*m->outs));
+	nouts = 0;
+	for (size_t s = 0; s < b.nstates; s++) {
+		m->out_at[s] = (uint32_t)nouts;
+		m->out_nr[s] = (uint32_t)(b.own[s].len / sizeof(uint32_t));
+		memcpy(m->outs + nouts, b.own[s].buf, b.own[s].len);
+		nouts += m->out_nr[s];
+	}
+	for (size_t s = 0; s < b.alloc; s++)
+		strbuf_release(&b.own[s]);
+	free(b.own);
+	free(b.next);
+	free(fail);
+	free(queue);
+	for (size_t i = 0; i < p->nr; i++)
+		free(lits[i]);
+	free(lits);
+	return m;
+}
+
+void
+matcher_free(struct matcher *m)
+{
+	if (!m)
+		return;
+	free(m->next);
+	free(m->out_at);
+	free(m->out_nr);
+	free(m->outs);
+	free(m->always);
+	free(m);
+}
+
+size_t
+matcher_scan(const struct matcher *m, const char *buf, size_t len, unsigned char *hits)
+{
+	const unsigned char *p = (const unsigned char *)buf, *end = p + len;
+	const uint32_t *next = m->next;
+	const uint8_t *cls = m->cls;
+	size_t nc = m->nclasses, found = 0;
+	uint32_t s = 0;
+
+	for (size_t i = 0; i < m->nalways; i++)
+		if (!hits[m->always[i]]) {
+			hits[m->always[i]] = 1;
+			found++;
+		}
+	if (m->nstates <= 1)
+		return found;
+	for (; p < end; p++) {
+		s = next[s * nc + cls[*p]];
+		if (m->out_nr[s]) {
+			for (uint32_t k = 0; k < m->out_nr[s]; k++) {
+				uint32_t e = m->outs[m->out_at[s] + k];
+
+				if (!hits[e]) {
+					hits[e] = 1;
+					found++;
+				}
+			}
+			if (found == m->entries)
+				break;
+		}
+	}
+	return found;
+}
