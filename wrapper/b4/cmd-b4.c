@@ -26,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include "khsend.h"
+#include "b4/args.h"
 #include "b4/server.h"
 #include "boot/boot.h"
 #include "check/annotate.h"
@@ -51,84 +52,6 @@
 #include <unistd.h>
 
 #define MAX_MESSAGE_BYTES (64u << 20)
-
-/* b4 0.12's "b4 send" options (b4/command.py), for argparse's prefix matching. */
-static const char *const b4_send_options[] = {
-	"--help", "--dry-run", "--output-dir", "--reflect", "--no-trailer-to-cc", "--to", "--cc",
-	"--not-me-too", "--resend", "--no-sign", "--web-auth-new", "--web-auth-verify", NULL,
-};
-
-/* argparse: "--x" is a long option if it names one exactly or is a unique prefix of one. */
-static const char *
-b4_long_option(const char *arg)
-{
-	size_t len = strcspn(arg, "=");
-	const char *hit = NULL;
-
-	if (!starts_with(arg, "--") || len < 3)
-		return NULL;
-	for (const char *const *o = b4_send_options; *o; o++) {
-		if (strlen(*o) == len && !strncmp(*o, arg, len))
-			return *o;
-		if (!strncmp(*o, arg, len)) {
-			if (hit)
-				return NULL;	/* ambiguous: b4 refuses it */
-			hit = *o;
-		}
-	}
-	return hit;
-}
-
-struct b4_args {
-	struct strvec policies, allow, rest;
-	int boot;
-	int dry_run;		/* -d/--dry-run or -o/--output-dir: b4 sends nothing */
-	int no_sign;
-	int web_auth;
-	int help;
-};
-
-static void
-parse_b4_args(int argc, const char **argv, struct b4_args *a)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v, *opt;
-
-		if (!strcmp(arg, "--policy") || !strcmp(arg, "--allow")) {
-			if (i + 1 >= argc || !*argv[i + 1])
-				die("%s needs a value", arg);
-			strvec_push(arg[2] == 'p' ? &a->policies : &a->allow, argv[++i]);
-			continue;
-		}
-		if (skip_prefix(arg, "--policy=", &v) || skip_prefix(arg, "--allow=", &v)) {
-			strvec_push(arg[2] == 'p' ? &a->policies : &a->allow, v);
-			continue;
-		}
-		if (!strcmp(arg, "--boot") || !strcmp(arg, "--no-boot")) {
-			a->boot = arg[2] == 'b';
-			continue;
-		}
-		strvec_push(&a->rest, arg);
-		if (!strcmp(arg, "--"))
-			continue;
-		if (!strcmp(arg, "-d") || starts_with(arg, "-o"))
-			a->dry_run = 1;
-		if (!strcmp(arg, "-h"))
-			a->help = 1;
-		opt = b4_long_option(arg);
-		if (!opt)
-			continue;
-		if (!strcmp(opt, "--dry-run") || !strcmp(opt, "--output-dir"))
-			a->dry_run = 1;
-		else if (!strcmp(opt, "--no-sign"))
-			a->no_sign = 1;
-		else if (!strcmp(opt, "--web-auth-new") || !strcmp(opt, "--web-auth-verify"))
-			a->web_auth = 1;
-		else if (!strcmp(opt, "--help"))
-			a->help = 1;
-	}
-}
-
 
 static int
 truthy(const char *v)
@@ -177,7 +100,7 @@ run_b4(const struct strvec *args, const struct strvec *env, int quiet, struct st
 int
 cmd_b4(int argc, const char **argv)
 {
-	struct b4_args a = { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, -1, 0, 0, 0, 0 };
+	struct b4_args a = B4_ARGS_INIT;
 	struct strvec preview_args = STRVEC_INIT, env = STRVEC_INIT, undo = STRVEC_INIT;
 	struct strvec files = STRVEC_INIT, transport = STRVEC_INIT, policies = STRVEC_INIT;
 	struct strbuf log = STRBUF_INIT;
@@ -190,7 +113,7 @@ cmd_b4(int argc, const char **argv)
 	char *shim = NULL, *preview = NULL, *spooldir = NULL, *base = NULL, *count = NULL;
 	int have_ck = 0, boot, signing, rc, ret = EXIT_ERROR;
 
-	parse_b4_args(argc, argv, &a);
+	b4_args_parse(argc, argv, &a);
 	if (a.help) {
 		printf("usage: khsend b4 [--policy <file>]... [--allow <id>]... [--[no-]boot] [b4 send options]\n\n"
 		       "    --policy <file>           use exactly these policy files, in order\n"
@@ -277,7 +200,7 @@ cmd_b4(int argc, const char **argv)
 	if (ctx.repo)
 		checker_set_base(&ck, base ? base : "HEAD");
 	ck.force_result = 1;
-	if (check_series(&ck, &s)) {
+	if (checker_follow_unpublished(&ck) || check_series(&ck, &s)) {
 		note("nothing was sent");
 		goto out;
 	}
@@ -357,8 +280,6 @@ out_early:
 	strvec_clear(&files);
 	strvec_clear(&transport);
 	strvec_clear(&policies);
-	strvec_clear(&a.policies);
-	strvec_clear(&a.allow);
-	strvec_clear(&a.rest);
+	b4_args_release(&a);
 	return ret;
 }

@@ -57,6 +57,34 @@ checker_set_base(struct checker *c, const char *base)
 	c->base = base ? xstrdup(base) : NULL;
 }
 
+int
+checker_set_origin(struct checker *c, const char *origin, const char *tip)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc;
+
+	free(c->origin);
+	c->origin = xstrdup(origin);
+	/* The files renamed since then stay covered under their new names, line by line too. */
+	rc = repo_capture(c->repo, &out, "diff-tree", "-r", "-z", "-M", "--diff-filter=R", "--name-status",
+			  origin, tip, NULL);
+	if (rc) {
+		strbuf_release(&out);
+		return error("git diff-tree cannot compare %s with %s", origin, tip);
+	}
+	for (const char *p = out.buf, *end = out.buf + out.len; p < end;) {
+		/* "R<score>\0<old>\0<new>\0" */
+		const char *old = p + strlen(p) + 1, *new = old < end ? old + strlen(old) + 1 : end;
+
+		if (new >= end)
+			break;
+		detector_add_rename(&c->det, old, new);
+		p = new + strlen(new) + 1;
+	}
+	strbuf_release(&out);
+	return 0;
+}
+
 static int
 is_policy_file(const char *path)
 {
@@ -104,6 +132,23 @@ keep_patch(struct checker *c, const struct message *msg)
 	}
 	strvec_push_nodup(&c->patches, file);
 	return 0;
+}
+
+int
+checker_follow_unpublished(struct checker *c)
+{
+	struct strbuf base = STRBUF_INIT, mb = STRBUF_INIT;
+	int ret = 0;
+
+	if (!c->repo || !c->base || c->origin || !repo_resolves(c->repo, c->base, &base) ||
+	    !repo_resolves(c->repo, "@{upstream}", NULL) ||
+	    repo_capture(c->repo, &mb, "merge-base", base.buf, "@{upstream}", NULL) || !strcmp(mb.buf, base.buf))
+		goto out;
+	ret = checker_set_origin(c, mb.buf, base.buf);
+out:
+	strbuf_release(&base);
+	strbuf_release(&mb);
+	return ret;
 }
 
 int
@@ -193,8 +238,8 @@ settle_with_result(struct checker *c)
 	if (!c->base || !c->patches.nr || (!c->gated && !c->force_result))
 		return 0;
 	counts = xcalloc(c->policy->nr ? c->policy->nr : 1, sizeof(*counts));
-	rc = result_apply_and_count(c->repo, c->base, &c->patches, c->policy, c->matcher, c->scratch,
-				    counts, &why);
+	rc = result_apply_and_count(c->repo, c->base, c->origin, &c->patches, c->policy, c->matcher,
+				    c->scratch, counts, &why);
 	c->result_state = rc > 0 ? 1 : rc == 0 ? -1 : 0;
 	strbuf_addbuf(&c->result_why, &why);
 	if (rc > 0)
@@ -212,7 +257,7 @@ checker_finish_index(struct checker *c, const char *tree, const char *index_file
 	int rc;
 
 	detector_finish(&c->det);
-	rc = result_count_index(c->repo, tree, index_file, c->policy, c->matcher, counts);
+	rc = result_count_index(c->repo, tree, index_file, c->origin, c->policy, c->matcher, counts);
 	if (rc > 0)
 		settle(c, counts);
 	result_counts_release(counts, c->policy->nr);
@@ -243,6 +288,7 @@ checker_release(struct checker *c)
 	matcher_free(c->matcher);
 	free(c->hits);
 	free(c->base);
+	free(c->origin);
 	for (size_t i = 0; i < c->patches.nr; i++)
 		unlink(c->patches.v[i]);
 	strvec_clear(&c->patches);

@@ -33,6 +33,7 @@ struct checker {
 	unsigned char *hits;		/* per entry, for the message at hand */
 	struct detector det;
 	char *base;			/* the commit the result check applies the series to, or NULL */
+	char *origin;			/* an older tree whose file names still count (git am's ORIG_HEAD), or NULL */
 	int want_result;		/* try the result check (a base is known or may be) */
 	struct strvec patches;		/* each message's patch as a file, for the result check */
 	size_t gated;			/* messages whose lines were read */
@@ -51,6 +52,17 @@ void checker_init(struct checker *c, const struct policy *policy, const struct s
 		  const struct repo *repo, const char *scratch);
 /* The base commit the series applies to, if known (the result check needs it). */
 void checker_set_base(struct checker *c, const char *base);
+/*
+ * Files renamed between `origin` and `tip` stay covered under their new
+ * names: a git am session (ORIG_HEAD, where it began, to HEAD), or work
+ * not yet published.  0 or -1 (reported).
+ */
+int checker_set_origin(struct checker *c, const char *origin, const char *tip);
+/*
+ * The same from where the branch left its upstream to the base (a rename
+ * in a series sent before, not yet merged); nothing without an upstream.
+ */
+int checker_follow_unpublished(struct checker *c);
 /* Look at one message; 0, or -1 (reported) if git cannot read it the way khsend does. */
 int checker_add(struct checker *c, struct message *msg);
 /* Settle the findings (c->det.findings); 0, or -1 (reported) if the series must be refused. */

@@ -42,6 +42,8 @@ check_one(struct message *msg, void *data)
 		if (run->ctx->repo)
 			checker_set_base(&run->ck, base ? base : "HEAD");
 		free(base);
+		if (checker_follow_unpublished(&run->ck))
+			return -1;
 	}
 	return checker_add(&run->ck, msg);
 }

@@ -187,6 +187,13 @@ detector_covers(const struct detector *d, const struct policy_entry *e, const st
 	return 0;
 }
 
+void
+detector_add_rename(struct detector *d, const char *from, const char *to)
+{
+	strvec_push(&d->renamed_from, original_name(d, from));
+	strvec_push(&d->renamed_to, to);
+}
+
 static void
 remember_renames(struct detector *d, const struct message *msg)
 {
@@ -195,8 +202,7 @@ remember_renames(struct detector *d, const struct message *msg)
 
 		if (!f->renamed || !strcmp(f->old_path, f->new_path))
 			continue;
-		strvec_push(&d->renamed_from, original_name(d, f->old_path));
-		strvec_push(&d->renamed_to, f->new_path);
+		detector_add_rename(d, f->old_path, f->new_path);
 	}
 }
 

@@ -52,6 +52,8 @@ void detector_init(struct detector *d, const struct policy *policy, const struct
  * per policy entry); -1 (reported) if its lines cannot be read.
  */
 int detector_add(struct detector *d, const struct message *msg, const unsigned char *candidates);
+/* A rename made before the series (a git am session): the file keeps the entries of its old name. */
+void detector_add_rename(struct detector *d, const char *from, const char *to);
 /* Does the entry cover this file, under any of its names (or its name before the series)? */
 int detector_covers(const struct detector *d, const struct policy_entry *e, const struct patch_file *f);
 /* Balance the occurrences and produce d->findings, in series order. */

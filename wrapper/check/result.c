@@ -190,10 +190,27 @@ blob_index(struct blob **blobs, size_t *nr, size_t *alloc, const char *oid)
 	return (*nr)++;
 }
 
+/* The name a file had in the origin tree, if it was renamed since (else itself). */
+static const char *
+origin_of(const struct strvec *from, const struct strvec *to, const char *path)
+{
+	for (size_t i = 0; from && i < to->nr; i++)
+		if (!strcmp(to->v[i], path))
+			return from->v[i];
+	return path;
+}
+
+static int
+covers(const struct policy_entry *e, const char *path, const struct strvec *from, const struct strvec *to)
+{
+	return policy_entry_covers(e, path) || policy_entry_covers(e, origin_of(from, to, path));
+}
+
 /* Count each entry over the changes of `raw` (git diff-index -z -M output). */
 static int
 count_changes(const struct repo *repo, const struct strbuf *raw, const struct policy *p,
-	      const struct matcher *m, struct result_count *out)
+	      const struct matcher *m, const struct strvec *from, const struct strvec *to,
+	      struct result_count *out)
 {
 	struct change *ch = NULL;
 	struct blob *blobs = NULL;
@@ -211,8 +228,8 @@ count_changes(const struct repo *repo, const struct strbuf *raw, const struct po
 		int covered = 0;
 
 		for (size_t k = 0; k < p->nr && !covered; k++)
-			covered = policy_entry_covers(p->v[k], ch[i].old_path) ||
-				  policy_entry_covers(p->v[k], ch[i].new_path);
+			covered = covers(p->v[k], ch[i].old_path, from, to) ||
+				  covers(p->v[k], ch[i].new_path, from, to);
 		old_at[i] = new_at[i] = (size_t)-1;
 		if (!covered)
 			continue;
@@ -234,10 +251,10 @@ count_changes(const struct repo *repo, const struct strbuf *raw, const struct po
 			matcher_scan(m, new->buf, new->len, hits);
 		for (size_t k = 0; k < p->nr; k++) {
 			const struct policy_entry *e = p->v[k];
-			int old_covered = policy_entry_covers(e, ch[i].old_path);
+			int old_covered = covers(e, ch[i].old_path, from, to);
 			size_t before, after;
 
-			if (!hits[k] || (!old_covered && !policy_entry_covers(e, ch[i].new_path)))
+			if (!hits[k] || (!old_covered && !covers(e, ch[i].new_path, from, to)))
 				continue;
 			/* A file the entry covers keeps its protection under a new name. */
 			before = old && old_covered ? count_in(e, old) : 0;
@@ -263,13 +280,45 @@ out0:
 	return ret;
 }
 
+/* The renames git finds between `origin` and the index: where each file came from. */
+static int
+renames_since(const struct repo *repo, const char *origin, const char *index_file, struct strvec *from,
+	      struct strvec *to)
+{
+	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
+	struct change *ch = NULL;
+	size_t nch = 0;
+	int rc, ret = -1;
+
+	rc = git_in(repo, index_file, &raw, &err, "diff-index", "--cached", "-z", "--no-abbrev", "-M",
+		    "--diff-filter=R", origin, "--", NULL);
+	if (rc || parse_raw(&raw, &ch, &nch)) {
+		strbuf_trim(&err);
+		error("git diff-index cannot compare the index with %s: %s", origin, err.buf);
+		goto out;
+	}
+	for (size_t i = 0; i < nch; i++) {
+		strvec_push(from, ch[i].old_path);
+		strvec_push(to, ch[i].new_path);
+	}
+	ret = 0;
+out:
+	changes_free(ch, nch);
+	strbuf_release(&raw);
+	strbuf_release(&err);
+	return ret;
+}
+
 int
-result_count_index(const struct repo *repo, const char *tree, const char *index_file,
+result_count_index(const struct repo *repo, const char *tree, const char *index_file, const char *origin,
 		   const struct policy *p, const struct matcher *m, struct result_count *out)
 {
 	struct strbuf raw = STRBUF_INIT, err = STRBUF_INIT;
+	struct strvec from = STRVEC_INIT, to = STRVEC_INIT;
 	int rc, ret = -1;
 
+	if (origin && renames_since(repo, origin, index_file, &from, &to))
+		goto out;
 	rc = git_in(repo, index_file, &raw, &err, "diff-index", "--cached", "-z", "--no-abbrev", "-M",
 		    "--no-ext-diff", tree, "--", NULL);
 	if (rc) {
@@ -277,18 +326,20 @@ result_count_index(const struct repo *repo, const char *tree, const char *index_
 		error("git diff-index cannot compare the index with %s: %s", tree, err.buf);
 		goto out;
 	}
-	if (!count_changes(repo, &raw, p, m, out))
+	if (!count_changes(repo, &raw, p, m, origin ? &from : NULL, &to, out))
 		ret = 1;
 out:
+	strvec_clear(&from);
+	strvec_clear(&to);
 	strbuf_release(&raw);
 	strbuf_release(&err);
 	return ret;
 }
 
 int
-result_apply_and_count(const struct repo *repo, const char *base, const struct strvec *patches,
-		       const struct policy *p, const struct matcher *m, const char *scratch,
-		       struct result_count *out, struct strbuf *why)
+result_apply_and_count(const struct repo *repo, const char *base, const char *origin,
+		       const struct strvec *patches, const struct policy *p, const struct matcher *m,
+		       const char *scratch, struct result_count *out, struct strbuf *why)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf err = STRBUF_INIT;
@@ -317,7 +368,7 @@ result_apply_and_count(const struct repo *repo, const char *base, const struct s
 		ret = 0;
 		goto out;
 	}
-	ret = result_count_index(repo, base, index_file, p, m, out);
+	ret = result_count_index(repo, base, index_file, origin, p, m, out);
 out:
 	unlink(index_file);
 	free(index_file);

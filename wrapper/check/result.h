@@ -23,20 +23,24 @@ struct result_count {
 
 /*
  * Apply `patches` (files, in order) onto `base` in a private index in
- * `scratch` and count; out[] has one slot per policy entry.  Returns 1
- * when counted, 0 when the series does not apply there (`why` says
- * git's reason), -1 on an error (reported).
+ * `scratch` and count; out[] has one slot per policy entry.  `origin`
+ * (or NULL) is an older tree whose names still count: a file renamed
+ * since stays covered under its new name (git am's ORIG_HEAD, where a
+ * session of several patches began).  Returns 1 when counted, 0 when the
+ * series does not apply there (`why` says git's reason), -1 on an error
+ * (reported).
  */
-int result_apply_and_count(const struct repo *repo, const char *base, const struct strvec *patches,
-			   const struct policy *p, const struct matcher *m, const char *scratch,
-			   struct result_count *out, struct strbuf *why);
+int result_apply_and_count(const struct repo *repo, const char *base, const char *origin,
+			   const struct strvec *patches, const struct policy *p, const struct matcher *m,
+			   const char *scratch, struct result_count *out, struct strbuf *why);
 
 /*
  * Count what an index already holds against a tree (git am's
  * pre-applypatch, git commit's pre-commit): index_file NULL is the
- * repository's own index.  1 when counted, -1 on an error (reported).
+ * repository's own index; `origin` as above.  1 when counted, -1 on an
+ * error (reported).
  */
-int result_count_index(const struct repo *repo, const char *tree, const char *index_file,
+int result_count_index(const struct repo *repo, const char *tree, const char *index_file, const char *origin,
 		       const struct policy *p, const struct matcher *m, struct result_count *out);
 
 void result_counts_release(struct result_count *out, size_t nr);

@@ -70,9 +70,17 @@ hook_start(struct hook_run *h, const char *name, int need_repo)
 	ctx_init(&h->ctx);
 	if (need_repo && !h->ctx.repo)
 		die("git runs this hook in a repository, and there is none here");
-	ctx_load_policy(&h->ctx, NULL, NULL);
+}
+
+/* The policy as of `base` (NULL: HEAD), and a checker that applies the series there. */
+static void
+hook_check_on(struct hook_run *h, const char *base)
+{
+	ctx_load_policy(&h->ctx, NULL, base);
 	checker_init(&h->ck, &h->ctx.policy, NULL, h->ctx.repo, ctx_tmpdir(&h->ctx));
 	h->have_ck = 1;
+	if (h->ctx.repo)
+		checker_set_base(&h->ck, base ? base : "HEAD");
 }
 
 static void
@@ -103,6 +111,7 @@ hook_sendemail_validate(int argc, const char **argv)
 	struct hook_run h;
 	struct series s = SERIES_INIT;
 	struct spool sp = { NULL };
+	char *base = NULL;
 	long counter, total;
 	int ret = EXIT_ERROR;
 
@@ -152,7 +161,11 @@ hook_sendemail_validate(int argc, const char **argv)
 	} else if (series_add_file(&s, argv[1], argv[1])) {
 		goto out;
 	}
-	if (check_series(&h.ck, &s))
+	/* The series' own base, if it names one here; else HEAD. */
+	base = series_base(&s, h.ctx.repo);
+	hook_check_on(&h, base);
+	/* git 2.39 shows the hook one file at a time: a rename earlier in the series is in the branch. */
+	if (checker_follow_unpublished(&h.ck) || check_series(&h.ck, &s))
 		goto out;
 	if (h.ck.det.nr)
 		report_text(stderr, &h.ck, REPORT_VALIDATE);
@@ -161,6 +174,7 @@ hook_sendemail_validate(int argc, const char **argv)
 	if (sp.dir)
 		remove_dir_recursively(sp.dir);
 out:
+	free(base);
 	spool_release(&sp);
 	series_release(&s);
 	hook_end(&h);
@@ -229,6 +243,40 @@ report_policy_changes_for_am(const struct checker *c)
 			"before the patch. Please review that change to the policy on its own.");
 }
 
+/*
+ * Where the git am session began (ORIG_HEAD, which git am sets when it
+ * starts): its policy is the one that counts, and a file an earlier patch
+ * of the session renamed keeps its protection.  NULL outside git am.
+ */
+static char *
+am_session_start(const struct repo *repo)
+{
+	char *dir = xstrfmt("%s/rebase-apply", repo->git_dir);
+	struct strbuf oid = STRBUF_INIT;
+	char *ret = NULL;
+
+	if (is_dir(dir) && repo_resolves(repo, "ORIG_HEAD^{commit}", &oid))
+		ret = strbuf_detach(&oid, NULL);
+	strbuf_release(&oid);
+	free(dir);
+	return ret;
+}
+
+/* A maintainer's hook: the policy and the names as of the session's start; the result on HEAD. */
+static int
+am_check_on(struct hook_run *h)
+{
+	char *start = am_session_start(h->ctx.repo);
+	int ret = 0;
+
+	hook_check_on(h, start);
+	checker_set_base(&h->ck, "HEAD");
+	if (start)
+		ret = checker_set_origin(&h->ck, start, "HEAD");
+	free(start);
+	return ret;
+}
+
 /* git am goes on, or stops with the way out. */
 static int
 am_verdict(const struct hook_run *h, int check_failed)
@@ -252,7 +300,10 @@ hook_applypatch_msg(int argc, const char **argv)
 
 	hook_start(&h, "applypatch-msg", 1);
 	/* git am applies onto HEAD: that is the base the result is checked on. */
-	checker_set_base(&h.ck, "HEAD");
+	if (am_check_on(&h)) {
+		hook_end(&h);
+		return EXIT_ERROR;
+	}
 	mail = am_mail(h.ctx.repo);
 	patch = xstrfmt("%s/rebase-apply/patch", h.ctx.repo->git_dir);
 	subject = subject_of(argc > 1 ? argv[1] : NULL);
@@ -313,6 +364,10 @@ hook_pre_applypatch(int argc, const char **argv)
 	int failed, ret;
 
 	hook_start(&h, "pre-applypatch", 1);
+	if (am_check_on(&h)) {
+		hook_end(&h);
+		return EXIT_ERROR;
+	}
 	msg = xstrfmt("%s/rebase-apply/final-commit", h.ctx.repo->git_dir);
 	subject = subject_of(msg);
 	failed = check_staged(&h, subject, head_tree(h.ctx.repo));
@@ -334,6 +389,7 @@ hook_pre_commit(int argc, const char **argv)
 	int block = 0, ret;
 
 	hook_start(&h, "pre-commit", 1);
+	hook_check_on(&h, NULL);
 	if ((mode = config_get("khsend.preCommit"))) {
 		if (!strcmp(mode, "block"))
 			block = 1;

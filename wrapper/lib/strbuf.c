@@ -296,23 +296,6 @@ strbuf_getline(struct strbuf *sb, FILE *fp)
 	return sb->len ? 0 : EOF;
 }
 
-void
-strbuf_add_quoted(struct strbuf *sb, const char *s)
-{
-	if (*s && !s[strcspn(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~")]) {
-		strbuf_addstr(sb, s);
-		return;
-	}
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
 int
 starts_with(const char *s, const char *prefix)
 {

@@ -48,8 +48,6 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t limit);
 /* Read one line (without its newline); return 0, or EOF at end of input. */
 int strbuf_getline(struct strbuf *sb, FILE *fp);
 
-/* Append `s` as a shell-safe single-quoted word (for messages, never for sh -c). */
-void strbuf_add_quoted(struct strbuf *sb, const char *s);
 
 int starts_with(const char *s, const char *prefix);
 int skip_prefix(const char *s, const char *prefix, const char **out);

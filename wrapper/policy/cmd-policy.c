@@ -138,13 +138,20 @@ policy_list(int argc, const char **argv)
 	return EXIT_CLEAN;
 }
 
+static const struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+} policy_commands[] = {
+	{ "check", policy_check },
+	{ "list", policy_list },
+};
+
 int
 cmd_policy(int argc, const char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "check"))
-		return policy_check(argc - 1, argv + 1);
-	if (argc >= 2 && !strcmp(argv[1], "list"))
-		return policy_list(argc - 1, argv + 1);
+	for (size_t i = 0; argc >= 2 && i < sizeof(policy_commands) / sizeof(*policy_commands); i++)
+		if (!strcmp(argv[1], policy_commands[i].name))
+			return policy_commands[i].fn(argc - 1, argv + 1);
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		struct option none[] = { OPT_END() };
 

@@ -328,7 +328,7 @@ cmd_send(int argc, const char **argv)
 		checker_set_base(&ck, base ? base : "HEAD");
 	/* Whether it applies to its base: the series as delivered must still do so. */
 	ck.force_result = 1;
-	if (check_series(&ck, &s)) {
+	if (checker_follow_unpublished(&ck) || check_series(&ck, &s)) {
 		note("nothing was sent");
 		goto out;
 	}

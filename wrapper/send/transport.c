@@ -302,7 +302,7 @@ spool_deliver(const struct spool *sp, enum report_mode mode, int relay)
 	if (ctx.repo)
 		checker_set_base(&ck, base && *base ? base : "HEAD");
 	ck.force_result = applies && !strcmp(applies, "yes");
-	if (check_series(&ck, &s)) {
+	if (checker_follow_unpublished(&ck) || check_series(&ck, &s)) {
 		note("nothing was sent: khsend holds every message until the whole series has come");
 		goto out;
 	}
