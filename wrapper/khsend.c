@@ -47,6 +47,7 @@ static const struct command commands[] = {
 void
 ctx_init(struct khsend_ctx *ctx)
 {
+	config_prefetch();
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->policy = (struct policy)POLICY_INIT;
 	ctx->repo = repo_discover();

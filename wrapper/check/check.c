@@ -13,22 +13,67 @@
 #define REPO_POLICY_NAME ".khsend.yaml"
 
 /*
- * Text that can move, hide or replace lines without spelling them out:
- * a rename or copy (a joke's file under a name no entry covers), a
- * binary patch, a change to khsend's own policy file.
+ * Lines that move, hide or replace text without spelling it out: a
+ * rename or copy (a joke's file under a name no entry covers), a binary
+ * patch.  git reads them only at the start of a line of a file's header.
  */
 static const char *const markers[] = {
-	"rename from", "rename to", "rename old", "rename new", "copy from", "copy to",
-	"GIT binary patch", "Binary files", REPO_POLICY_NAME,
+	"rename from ", "rename to ", "rename old ", "rename new ", "copy from ", "copy to ",
+	"GIT binary patch", "Binary files ",
 };
 
+/* A line of a file's header that names the repository's policy file. */
 static int
-has_marker(const char *buf, size_t len)
+names_policy_file(const char *line, size_t len)
 {
+	return (starts_with(line, "diff ") || starts_with(line, "--- ") || starts_with(line, "+++ ") ||
+		starts_with(line, "rename ") || starts_with(line, "copy ")) &&
+	       memmem(line, len, REPO_POLICY_NAME, strlen(REPO_POLICY_NAME));
+}
+
+static int
+is_marker(const char *line, size_t len)
+{
+	/* Most lines start with none of the markers' letters. */
+	if (!strchr("rcGBd-+", *line))
+		return 0;
 	for (size_t i = 0; i < sizeof(markers) / sizeof(*markers); i++)
-		if (memmem(buf, len, markers[i], strlen(markers[i])))
+		if (*line == *markers[i] && starts_with(line, markers[i]))
 			return 1;
-	return 0;
+	return names_policy_file(line, len);
+}
+
+/*
+ * One pass over the patch git apply gets: every line but context (a
+ * removal, an addition, a file header, binary data) through the filter.
+ * A removal that holds a protected string is in one of them, and so is
+ * each marker.  Is the message to be read line by line?  *has_patch
+ * says whether it holds a diff at all.
+ */
+static int
+filter_patch(const struct checker *c, const struct strbuf *patch, int *has_patch)
+{
+	const char *p = patch->buf, *end = patch->buf + patch->len;
+	int gated = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (*p != ' ' && n) {
+			if (!*has_patch && strchr("@GB", *p) && (starts_with(p, "@@ -") ||
+				starts_with(p, "GIT binary patch") || starts_with(p, "Binary files ")))
+				*has_patch = 1;
+			/* A marker is a header line: not a line the hunk adds or removes (or a "---"/"+++" one). */
+			if (!gated && (!strchr("+-", *p) || starts_with(p, "--- ") || starts_with(p, "+++ ")) &&
+			    is_marker(p, n))
+				gated = 1;
+			if (matcher_scan(c->matcher, p, n, c->hits))
+				gated = 1;
+		}
+		p += n + 1;
+	}
+	return gated;
 }
 
 void
@@ -123,7 +168,7 @@ keep_patch(struct checker *c, const struct message *msg)
 {
 	char *file;
 
-	if (!c->want_result || !message_has_patch(msg))
+	if (!c->want_result)
 		return 0;
 	file = xstrfmt("%s/result-%06zu.patch", c->scratch, msg->index);
 	if (write_file_buf(file, msg->patch.buf, msg->patch.len)) {
@@ -151,44 +196,80 @@ out:
 	return ret;
 }
 
-int
-checker_add(struct checker *c, struct message *msg)
+/* The messages held for one git apply per reading: their lines, in series order. */
+static int
+flush_pending(struct checker *c)
 {
-	const char *text;
-	size_t len, hits;
-	int marked;
+	int ret = 0;
+
+	if (!c->pending_nr)
+		return 0;
+	if (messages_read_diff(c->pending, c->pending_nr, c->scratch))
+		ret = -1;
+	for (size_t k = 0; k < c->pending_nr; k++) {
+		struct message *msg = c->pending[k];
+
+		if (!ret && msg->files_nr) {
+			size_t h = detector_remember(&c->det, msg);
+
+			for (size_t i = 0; i < msg->files_nr; i++) {
+				const struct patch_file *f = &msg->files[i];
+
+				ALLOC_GROW(c->touched_by, c->touched.nr + 1, c->touched_alloc);
+				c->touched_by[c->touched.nr] = h;
+				strvec_push(&c->touched, f->old_path ? f->old_path : f->new_path);
+			}
+		}
+		if (!ret) {
+			note_special_files(c, msg);
+			ret = detector_add(&c->det, msg, c->pending_hits + k * c->policy->nr);
+		}
+		if (c->owns_pending) {
+			message_release(msg);
+			free(msg);
+		}
+	}
+	c->pending_nr = 0;
+	return ret;
+}
+
+/* Gated messages wait for the others, up to this many, to share git's readings. */
+#define PENDING_MAX 4096
+
+static int
+add_message(struct checker *c, struct message *msg, int own)
+{
+	int has_patch = 0, gated;
 
 	c->det.messages++;
 	if (message_decode(msg, c->scratch))
 		return -1;
-	/* The mail's bytes if they are what git reads, else what git mailinfo decoded. */
-	text = msg->plain ? msg->raw.buf : msg->patch.buf;
-	len = msg->plain ? msg->raw.len : msg->patch.len;
 	memset(c->hits, 0, c->policy->nr);
-	hits = matcher_scan(c->matcher, text, len, c->hits);
-	marked = has_marker(text, len);
-	if (message_has_patch(msg))
-		c->det.patches++;
-	if (keep_patch(c, msg))
+	gated = filter_patch(c, &msg->patch, &has_patch);
+	c->det.patches += has_patch;
+	if (has_patch && keep_patch(c, msg))
 		return -1;
-	if (!hits && !marked)
+	if (!gated)
 		return 0;
 	c->gated++;
-	if (message_read_diff(msg, c->scratch))
-		return -1;
-	if (msg->files_nr) {
-		size_t h = detector_remember(&c->det, msg);
+	c->owns_pending = own;
+	ALLOC_GROW(c->pending, c->pending_nr + 1, c->pending_alloc);
+	c->pending_hits = xrealloc(c->pending_hits, c->pending_alloc * (c->policy->nr ? c->policy->nr : 1));
+	memcpy(c->pending_hits + c->pending_nr * c->policy->nr, c->hits, c->policy->nr);
+	c->pending[c->pending_nr++] = own ? message_move(msg) : msg;
+	return c->pending_nr < PENDING_MAX ? 0 : flush_pending(c);
+}
 
-		for (size_t i = 0; i < msg->files_nr; i++) {
-			const struct patch_file *f = &msg->files[i];
+int
+checker_add(struct checker *c, struct message *msg)
+{
+	return add_message(c, msg, 0);
+}
 
-			ALLOC_GROW(c->touched_by, c->touched.nr + 1, c->touched_alloc);
-			c->touched_by[c->touched.nr] = h;
-			strvec_push(&c->touched, f->old_path ? f->old_path : f->new_path);
-		}
-	}
-	note_special_files(c, msg);
-	return detector_add(&c->det, msg, c->hits);
+int
+checker_add_owned(struct checker *c, struct message *msg)
+{
+	return add_message(c, msg, 1);
 }
 
 /* The message that last touched `file`, among those the detector remembers. */
@@ -253,9 +334,12 @@ settle_with_result(struct checker *c)
 int
 checker_finish_index(struct checker *c, const char *tree, const char *index_file)
 {
-	struct result_count *counts = xcalloc(c->policy->nr ? c->policy->nr : 1, sizeof(*counts));
+	struct result_count *counts;
 	int rc;
 
+	if (flush_pending(c))
+		return -1;
+	counts = xcalloc(c->policy->nr ? c->policy->nr : 1, sizeof(*counts));
 	detector_finish(&c->det);
 	rc = result_count_index(c->repo, tree, index_file, c->origin, c->policy, c->matcher, counts);
 	if (rc > 0)
@@ -268,6 +352,8 @@ checker_finish_index(struct checker *c, const char *tree, const char *index_file
 int
 checker_finish(struct checker *c)
 {
+	if (flush_pending(c))
+		return -1;
 	detector_finish(&c->det);
 	if (c->want_result && settle_with_result(c))
 		return -1;
@@ -296,6 +382,12 @@ checker_release(struct checker *c)
 	strvec_clear(&c->refusals);
 	strvec_clear(&c->touched);
 	free(c->touched_by);
+	for (size_t k = 0; c->owns_pending && k < c->pending_nr; k++) {
+		message_release(c->pending[k]);
+		free(c->pending[k]);
+	}
+	free(c->pending);
+	free(c->pending_hits);
 	strbuf_release(&c->result_why);
 	memset(c, 0, sizeof(*c));
 }

@@ -43,6 +43,10 @@ struct checker {
 	int force_result;		/* apply the series to the base even if no message could change a string */
 	int result_state;		/* 0 not tried, 1 the series applied to the base, -1 it did not */
 	struct strbuf result_why;	/* git's reason when it did not */
+	struct message **pending;	/* messages whose lines are read next, all with one git apply */
+	unsigned char *pending_hits;	/* their candidates */
+	size_t pending_nr, pending_alloc;
+	int owns_pending;
 	struct strvec touched;		/* files the read messages change... */
 	size_t *touched_by;		/* ...and the detector's handle of the message */
 	size_t touched_alloc;
@@ -63,8 +67,13 @@ int checker_set_origin(struct checker *c, const char *origin, const char *tip);
  * in a series sent before, not yet merged); nothing without an upstream.
  */
 int checker_follow_unpublished(struct checker *c);
-/* Look at one message; 0, or -1 (reported) if git cannot read it the way khsend does. */
+/*
+ * Look at one message; 0, or -1 (reported) if git cannot read it the way
+ * khsend does.  The message must live until checker_finish(), or be
+ * given with checker_add_owned(), which takes it over (it is left empty).
+ */
 int checker_add(struct checker *c, struct message *msg);
+int checker_add_owned(struct checker *c, struct message *msg);
 /* Settle the findings (c->det.findings); 0, or -1 (reported) if the series must be refused. */
 int checker_finish(struct checker *c);
 /*

@@ -45,7 +45,7 @@ check_one(struct message *msg, void *data)
 		if (checker_follow_unpublished(&run->ck))
 			return -1;
 	}
-	return checker_add(&run->ck, msg);
+	return checker_add_owned(&run->ck, msg);
 }
 
 int

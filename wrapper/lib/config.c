@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 struct config_item {
 	char *key;		/* as git prints it: section and name lower-cased */
@@ -19,6 +20,23 @@ struct config_item {
 static struct config_item *items;
 static size_t items_nr, items_alloc;
 static int loaded;
+static struct child_process prefetch = CHILD_PROCESS_INIT;
+static int prefetching;
+
+void
+config_prefetch(void)
+{
+	if (loaded || prefetching)
+		return;
+	strvec_pushl(&prefetch.args, "git", "config", "--list", "-z", NULL);
+	prefetch.no_stdin = 1;
+	prefetch.no_stderr = 1;
+	prefetch.out = -1;
+	if (!start_command(&prefetch))
+		prefetching = 1;
+	else
+		child_process_clear(&prefetch);
+}
 
 /*
  * "section.Sub.Name" the way git prints keys: the section and the last
@@ -36,19 +54,34 @@ canonical_key(const char *key)
 	return k;
 }
 
+/* What "git config --list -z" prints: 0, or -1 if it failed. */
+static int
+read_list(struct strbuf *out)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	int rc;
+
+	if (prefetching) {
+		prefetching = 0;
+		rc = strbuf_read_fd(out, prefetch.out, 0);
+		close(prefetch.out);
+		return finish_command(&prefetch) || rc < 0 ? -1 : 0;
+	}
+	strvec_pushl(&cp.args, "git", "config", "--list", "-z", NULL);
+	cp.no_stdin = 1;
+	cp.no_stderr = 1;
+	return capture_command(&cp, out) ? -1 : 0;
+}
+
 static void
 load(void)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
 	const char *p, *end;
 
 	loaded = 1;
-	strvec_pushl(&cp.args, "git", "config", "--list", "-z", NULL);
-	cp.no_stdin = 1;
-	cp.no_stderr = 1;
 	/* Outside a repository, or with a broken one, git still lists the user's and system's. */
-	if (capture_command(&cp, &out)) {
+	if (read_list(&out)) {
 		strbuf_release(&out);
 		return;
 	}
@@ -148,6 +181,15 @@ config_get_bool(const char *key, int *out)
 void
 config_clear(void)
 {
+	if (prefetching) {
+		struct strbuf drain = STRBUF_INIT;
+
+		strbuf_read_fd(&drain, prefetch.out, 0);
+		strbuf_release(&drain);
+		close(prefetch.out);
+		finish_command(&prefetch);
+		prefetching = 0;
+	}
 	for (size_t i = 0; i < items_nr; i++) {
 		free(items[i].key);
 		free(items[i].value);

@@ -13,6 +13,11 @@
 
 #include "lib/strvec.h"
 
+/*
+ * Start reading the configuration now, beside whatever else start-up
+ * does (a child git of its own); the first config_get*() takes its answer.
+ */
+void config_prefetch(void);
 /* The last value of `key` ("section.name" or "section.sub.name"), or NULL if unset. */
 const char *config_get(const char *key);
 /* Every value of `key`, in git's order, appended to `out`; returns how many. */

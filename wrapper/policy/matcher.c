@@ -12,7 +12,13 @@ struct matcher {
 	size_t entries;		/* policy entries */
 	uint8_t cls[256];	/* byte -> class; 0: a byte no literal has */
 	size_t nclasses;
-	uint32_t *next;		/* states x classes: the automaton, failures folded in */
+	/*
+	 * The automaton, failures folded in: next[state * nclasses + class] is
+	 * the next state times nclasses (the offset of its row).  States with
+	 * outputs come last, from row `first_out` on: one compare per byte.
+	 */
+	uint32_t *next;
+	uint32_t first_out;
 	uint32_t *out_at, *out_nr;	/* per state: its entries in `outs` */
 	uint32_t *outs;
 	size_t nstates;
@@ -59,8 +65,9 @@ skip_bracket(const char *p)
 	return *p ? p + 1 : p;
 }
 
-char *
-regex_required_literal(const char *re)
+/* The literal every match of one branch (no "|" at its top level) must contain, or NULL. */
+static char *
+branch_literal(const char *re)
 {
 	struct strbuf run = STRBUF_INIT, best = STRBUF_INIT;
 	const char *p = re;
@@ -102,10 +109,7 @@ regex_required_literal(const char *re)
 			continue;
 		}
 		case '|':
-			/* One alternative or the other: nothing is sure to be there. */
-			strbuf_release(&run);
-			strbuf_release(&best);
-			return NULL;
+			BUG("a branch of a regex with '|' at its top level");
 		case '*':
 		case '?':
 		case '{':
@@ -154,6 +158,38 @@ regex_required_literal(const char *re)
 	return strbuf_detach(&best, NULL);
 }
 
+int
+regex_required_literals(const char *re, struct strvec *out)
+{
+	const char *p = re, *start = re;
+	int depth = 0;
+
+	/* Split at the "|" of the top level: every match matches one of the branches. */
+	for (;; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '[') {
+			p = skip_bracket(p) - 1;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')' && depth) {
+			depth--;
+		} else if ((*p == '|' && !depth) || !*p) {
+			char *branch = xstrndup(start, (size_t)(p - start)), *lit = branch_literal(branch);
+
+			free(branch);
+			if (!lit) {
+				strvec_clear(out);
+				return -1;
+			}
+			strvec_push_nodup(out, lit);
+			if (!*p)
+				return 0;
+			start = p + 1;
+		}
+	}
+}
+
 /* The trie, before it becomes the automaton. */
 struct builder {
 	uint32_t *next;		/* states x classes, 0: none yet (state 0 is the root) */
@@ -196,48 +232,84 @@ insert(struct matcher *m, struct builder *b, const char *lit, uint32_t entry)
 	strbuf_add(&b->own[s], &entry, sizeof(entry));
 }
 
+/* States with outputs last; rows as offsets (see struct matcher). */
+static void
+renumber(struct matcher *m)
+{
+	size_t n = m->nstates, nc = m->nclasses, k = 0;
+	uint32_t *id = xcalloc(n, sizeof(*id)), *next = xcalloc(n * nc, sizeof(*next));
+	uint32_t *at = xcalloc(n, sizeof(*at)), *nr = xcalloc(n, sizeof(*nr));
+
+	for (int outputs = 0; outputs < 2; outputs++) {
+		if (outputs)
+			m->first_out = (uint32_t)(k * nc);
+		for (size_t s = 0; s < n; s++)
+			if ((m->out_nr[s] != 0) == outputs)
+				id[s] = (uint32_t)k++;
+	}
+	for (size_t s = 0; s < n; s++) {
+		for (size_t c = 0; c < nc; c++)
+			next[id[s] * nc + c] = id[m->next[s * nc + c]] * (uint32_t)nc;
+		at[id[s]] = m->out_at[s];
+		nr[id[s]] = m->out_nr[s];
+	}
+	free(m->next);
+	free(m->out_at);
+	free(m->out_nr);
+	m->next = next;
+	m->out_at = at;
+	m->out_nr = nr;
+	free(id);
+}
+
 struct matcher *
 matcher_new(const struct policy *p)
 {
 	struct matcher *m = xcalloc(1, sizeof(*m));
 	struct builder b = { NULL, 0, 0, NULL };
-	char **lits = xcalloc(p->nr ? p->nr : 1, sizeof(*lits));
+	size_t slots = p->nr;
+	struct strvec *lits = xcalloc(slots ? slots : 1, sizeof(*lits));
 	uint32_t *fail, *queue;
 	size_t head = 0, tail = 0, nouts = 0;
 
-	m->entries = p->nr;
-	m->always = xcalloc(p->nr ? p->nr : 1, sizeof(*m->always));
+	m->entries = slots;
+	m->always = xcalloc(slots ? slots : 1, sizeof(*m->always));
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct policy_entry *e = p->v[i];
 
+		strvec_init(&lits[i]);
 		if (e->string) {
 			struct strbuf sb = STRBUF_INIT;
 
 			for (const char *c = e->string; *c; c++)
 				strbuf_addch(&sb, fold((unsigned char)*c));
-			lits[i] = strbuf_detach(&sb, NULL);
-		} else {
-			lits[i] = e->regex_src ? regex_required_literal(e->regex_src) : NULL;
+			strvec_push_nodup(&lits[i], strbuf_detach(&sb, NULL));
+		} else if (!e->regex_src || regex_required_literals(e->regex_src, &lits[i])) {
+			strvec_clear(&lits[i]);
 		}
-		if (!lits[i] || !*lits[i])
+		for (size_t k = 0; k < lits[i].nr; k++)
+			if (!*lits[i].v[k])
+				strvec_clear(&lits[i]);
+		if (!lits[i].nr)
 			m->always[m->nalways++] = (uint32_t)i;
 	}
 	/* Classes: the bytes the literals use (both cases of a letter are one class). */
 	m->nclasses = 1;
-	for (size_t i = 0; i < p->nr; i++)
-		for (const unsigned char *c = (const unsigned char *)(lits[i] ? lits[i] : ""); *c; c++)
-			if (!m->cls[*c]) {
-				m->cls[*c] = (uint8_t)m->nclasses++;
-				if (m->nclasses > 255)
-					BUG("more than 254 distinct bytes in the policy's literals");
-			}
+	for (size_t i = 0; i < slots; i++)
+		for (size_t k = 0; k < lits[i].nr; k++)
+			for (const unsigned char *c = (const unsigned char *)lits[i].v[k]; *c; c++)
+				if (!m->cls[*c]) {
+					m->cls[*c] = (uint8_t)m->nclasses++;
+					if (m->nclasses > 255)
+						BUG("more than 254 distinct bytes in the policy's literals");
+				}
 	for (int c = 'A'; c <= 'Z'; c++)
 		m->cls[c] = m->cls[c + ('a' - 'A')];
 
 	add_state(m, &b);
-	for (size_t i = 0; i < p->nr; i++)
-		if (lits[i] && *lits[i])
-			insert(m, &b, lits[i], (uint32_t)i);
+	for (size_t i = 0; i < slots; i++)
+		for (size_t k = 0; k < lits[i].nr; k++)
+			insert(m, &b, lits[i].v[k], (uint32_t)i);
 
 	/* Breadth first: failure links, folded into the transitions, and the outputs merged. */
 	fail = xcalloc(b.nstates, sizeof(*fail));
@@ -280,14 +352,15 @@ matcher_new(const struct policy *p)
 		memcpy(m->outs + nouts, b.own[s].buf, b.own[s].len);
 		nouts += m->out_nr[s];
 	}
+	renumber(m);
 	for (size_t s = 0; s < b.alloc; s++)
 		strbuf_release(&b.own[s]);
 	free(b.own);
 	free(b.next);
 	free(fail);
 	free(queue);
-	for (size_t i = 0; i < p->nr; i++)
-		free(lits[i]);
+	for (size_t i = 0; i < slots; i++)
+		strvec_clear(&lits[i]);
 	free(lits);
 	return m;
 }
@@ -309,10 +382,10 @@ size_t
 matcher_scan(const struct matcher *m, const char *buf, size_t len, unsigned char *hits)
 {
 	const unsigned char *p = (const unsigned char *)buf, *end = p + len;
-	const uint32_t *next = m->next;
+	const uint32_t *next = m->next, first_out = m->first_out;
 	const uint8_t *cls = m->cls;
 	size_t nc = m->nclasses, found = 0;
-	uint32_t s = 0;
+	uint32_t row = 0;
 
 	for (size_t i = 0; i < m->nalways; i++)
 		if (!hits[m->always[i]]) {
@@ -322,8 +395,10 @@ matcher_scan(const struct matcher *m, const char *buf, size_t len, unsigned char
 	if (m->nstates <= 1)
 		return found;
 	for (; p < end; p++) {
-		s = next[s * nc + cls[*p]];
-		if (m->out_nr[s]) {
+		row = next[row + cls[*p]];
+		if (row >= first_out) {
+			uint32_t s = row / (uint32_t)nc;
+
 			for (uint32_t k = 0; k < m->out_nr[s]; k++) {
 				uint32_t e = m->outs[m->out_at[s] + k];
 

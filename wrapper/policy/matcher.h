@@ -1,9 +1,9 @@
 /*
  * matcher: which policy entries could occur in a buffer, in one pass.
  *
- * Every entry is reduced to a literal that any match of it must contain
- * (its string, or the longest piece of its regex that every match
- * spells out), case folded; one Aho-Corasick automaton over all of them
+ * Every entry is reduced to literals, one of which any match of it must
+ * contain (its string, or per branch of its regex the longest piece every
+ * match spells out), case folded; one Aho-Corasick automaton over all of them
  * scans a mail once.  An entry whose regex has no such literal is always
  * a candidate.  This is only a filter: a candidate is then counted line
  * by line with the entry's own matcher, so the filter may say yes too
@@ -27,9 +27,10 @@ void matcher_free(struct matcher *m);
 size_t matcher_scan(const struct matcher *m, const char *buf, size_t len, unsigned char *hits);
 
 /*
- * The literal every match of a POSIX ERE must contain, case folded if
- * `fold`, or NULL when there is none worth filtering on (malloc()ed).
+ * Literals, case folded, one of which every match of a POSIX ERE
+ * contains (one per branch of a top-level "|"), into `out`; -1 when some
+ * branch has none, and the entry must always be looked at.
  */
-char *regex_required_literal(const char *re);
+int regex_required_literals(const char *re, struct strvec *out);
 
 #endif

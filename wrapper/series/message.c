@@ -113,7 +113,8 @@ is_plain(const struct message *msg)
 	    (subject && strstr(subject, "=?")) || (from && strstr(from, "=?")))
 		return 0;
 	for (; p < end; p += mail_line_len(p, end))
-		if (!strncasecmp(p, "content-type", 12) || !strncasecmp(p, "content-transfer-encoding", 25))
+		if ((*p == 'c' || *p == 'C') &&
+		    (!strncasecmp(p, "content-type", 12) || !strncasecmp(p, "content-transfer-encoding", 25)))
 			return 0;
 	return 1;
 }

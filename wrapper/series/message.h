@@ -74,6 +74,8 @@ int message_decode(struct message *msg, const char *scratch);
  * 0, or -1 (reported) if git cannot read the patch the way khsend does.
  */
 int message_read_diff(struct message *msg, const char *scratch);
+/* The same for several messages, with one git apply per reading for all of them. */
+int messages_read_diff(struct message **msgs, size_t n, const char *scratch);
 
 /*
  * libgit2's reading of the decoded patch (plain "diff -u" sections get a
