@@ -12,8 +12,8 @@ load test_helper
 PENDING="send b4 boot setup install-hooks"
 
 # Environment variables that khsend sets for its own children (its hooks,
-# b4's transport, the git send-email editor); they are not for users.
-INTERNAL="KHSEND_SEND_STATE KHSEND_B4_STATE KHSEND_B4_COUNT KHSEND_CHECKED_DIR"
+# the transport of git send-email and b4); they are not for users.
+INTERNAL="KHSEND_SPOOL"
 
 setup() {
 	common_setup
