@@ -103,6 +103,28 @@ serial_log_of() {
 	assert_private_tree_reset "$DEFAULT_SRC"
 }
 
+@test "an mbox of several mails boots, inside a repository and outside one" {
+	clone_mini_kernel other
+	(
+		cd other &&
+		make_commit init/main.c "$(after_sysctl_args 'pr_info("khsend test: one\\n");')" 'init: one' &&
+		make_commit init/main.c 's/khsend test: one/khsend test: two/' 'init: two' &&
+		git format-patch -q --stdout -2 > "$BATS_TEST_TMPDIR/series.mbox"
+	)
+	# Inside a repository (which has nothing to do with the series) ...
+	cd other
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/series.mbox"
+	assert_success
+	assert_output --partial 'series: 2 patches applied'
+	assert_output --partial 'verdict: PASS'
+	# ... and outside one: the same verdict, from the result cache.
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/series.mbox"
+	assert_success
+	assert_output --partial 'verdict: PASS'
+	assert_private_tree_reset "$DEFAULT_SRC"
+}
+
 @test "the symbols that build the touched files are enabled, and coverage says what booted" {
 	# A two-patch series of files tinyconfig leaves out, from the default tree itself.
 	mkdir scratch

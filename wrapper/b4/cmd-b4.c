@@ -28,7 +28,6 @@
 #include "khsend.h"
 #include "b4/args.h"
 #include "b4/server.h"
-#include "boot/boot.h"
 #include "check/annotate.h"
 #include "check/check.h"
 #include "check/report.h"
@@ -37,6 +36,7 @@
 #include "lib/run-command.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
+#include "send/outgoing.h"
 #include "send/spool.h"
 #include "send/transport.h"
 #include "series/series.h"
@@ -102,16 +102,15 @@ cmd_b4(int argc, const char **argv)
 {
 	struct b4_args a = B4_ARGS_INIT;
 	struct strvec preview_args = STRVEC_INIT, env = STRVEC_INIT, undo = STRVEC_INIT;
-	struct strvec files = STRVEC_INIT, transport = STRVEC_INIT, policies = STRVEC_INIT;
+	struct strvec files = STRVEC_INIT, transport = STRVEC_INIT;
 	struct strbuf log = STRBUF_INIT;
 	struct series s = SERIES_INIT;
-	struct spool sp = { NULL };
 	struct khsend_ctx ctx;
-	struct checker ck;
+	struct outgoing o;
 	struct config_env cfg;
 	const char *identity, *server;
-	char *shim = NULL, *preview = NULL, *spooldir = NULL, *base = NULL, *count = NULL;
-	int have_ck = 0, boot, signing, rc, ret = EXIT_ERROR;
+	char *shim = NULL, *preview = NULL;
+	int signing, rc, ret = EXIT_ERROR;
 
 	b4_args_parse(argc, argv, &a);
 	if (a.help) {
@@ -130,6 +129,7 @@ cmd_b4(int argc, const char **argv)
 		goto out_early;
 	}
 	ctx_init(&ctx);
+	outgoing_init(&o, &ctx, &a.policies, &a.allow);
 
 	identity = b4_identity();
 	server = b4_smtpserver(identity);
@@ -191,25 +191,10 @@ cmd_b4(int argc, const char **argv)
 			goto out;
 	}
 
-	/* 2. Check them as a series. */
-	base = series_base(&s, ctx.repo);
-	ctx_load_policy(&ctx, &a.policies, base);
-	ctx_check_allow(&ctx, &a.allow);
-	checker_init(&ck, &ctx.policy, &a.allow, ctx.repo, ctx_tmpdir(&ctx));
-	have_ck = 1;
-	if (ctx.repo)
-		checker_set_base(&ck, base ? base : "HEAD");
-	ck.force_result = 1;
-	if (checker_follow_unpublished(&ck) || check_series(&ck, &s)) {
-		note("nothing was sent");
+	/* 2. Check them as a series, then boot them: before b4 sends. */
+	if ((ret = outgoing_check(&o, &s, 1)) != EXIT_CLEAN)
 		goto out;
-	}
-	report_text(stderr, &ck, REPORT_SEND);
-	if (detector_blocked(&ck.det)) {
-		ret = EXIT_FINDING;
-		goto out;
-	}
-	if (detector_count(&ck.det, POLICY_ANNOTATE) && signing && !a.dry_run) {
+	if (detector_count(&o.ck.det, POLICY_ANNOTATE) && signing && !a.dry_run) {
 		error("this series needs a note for the reviewers below a '---' line, and b4 signs "
 		      "each message (patatt) before khsend could add it: a note added afterwards would "
 		      "break the signature. Send it with --no-sign (the note is then added), or take "
@@ -217,41 +202,20 @@ cmd_b4(int argc, const char **argv)
 		ret = EXIT_FINDING;
 		goto out;
 	}
-	/* The boot smoke test, on the messages b4 wrote: after the check, before b4 sends. */
-	boot = ctx_want_boot(&ctx, a.boot);
-	if (boot) {
-		struct boot_options opts = { NULL, NULL, 0, 0, 0 };
-
-		boot_options_from_config(&opts);
-		if ((ret = boot_series(&opts, &s)) != EXIT_CLEAN) {
-			note("nothing was sent");
-			goto out;
-		}
-		ret = EXIT_ERROR;
-	}
+	if ((ret = outgoing_boot(&o, &s, a.boot)) != EXIT_CLEAN)
+		goto out;
+	ret = EXIT_ERROR;
 
 	/* 3. The real b4 send: khsend's transport holds every message until the last, then relays. */
-	spooldir = xstrfmt("%s/spool", ctx_tmpdir(&ctx));
-	count = xstrfmt("%zu", s.nr);
-	for (size_t i = 0; i < a.policies.nr; i++) {
-		char *abs = realpath(a.policies.v[i], NULL);
-
-		strvec_push(&policies, abs ? abs : a.policies.v[i]);
-		free(abs);
-	}
-	if (spool_create(&sp, spooldir) || spool_set_list(&sp, "policies", &policies) ||
-	    spool_set_list(&sp, "allow", &a.allow) || spool_set_list(&sp, "transport", &transport) ||
-	    spool_set(&sp, "base", base ? base : "") || spool_set(&sp, "expect", count) ||
-	    spool_set(&sp, "applies", ck.result_state > 0 ? "yes" : "no") ||
-	    (boot && spool_keep_booted(&sp, &s)))
+	if (outgoing_spool(&o, &s, &transport, s.nr))
 		goto out;
-	strvec_pushf(&env, "%s=%s", SPOOL_ENV, sp.dir);
+	strvec_pushf(&env, "%s=%s", SPOOL_ENV, o.spool.dir);
 	rc = run_b4(&a.rest, &env, 0, NULL);
 	if (!a.dry_run) {
-		size_t held = spool_count(&sp), sent = 0;
+		size_t held = spool_count(&o.spool), sent = 0;
 
 		for (size_t i = 1; i <= held; i++)
-			sent += spool_was_sent(&sp, i);
+			sent += spool_was_sent(&o.spool, i);
 		if (!rc && sent != s.nr) {
 			error("b4 handed khsend %zu of the %zu checked messages and says it is done; "
 			      "khsend sent %zu of them (b4 may have rerolled the branch all the same)",
@@ -262,24 +226,18 @@ cmd_b4(int argc, const char **argv)
 	}
 	ret = rc < 0 ? EXIT_ERROR : rc;
 out:
-	if (have_ck)
-		checker_release(&ck);
+	outgoing_release(&o);
 	series_release(&s);
 	ctx_release(&ctx);
 out_early:
 	free(shim);
 	free(preview);
-	free(spooldir);
-	free(base);
-	free(count);
-	spool_release(&sp);
 	strbuf_release(&log);
 	strvec_clear(&preview_args);
 	strvec_clear(&env);
 	strvec_clear(&undo);
 	strvec_clear(&files);
 	strvec_clear(&transport);
-	strvec_clear(&policies);
 	b4_args_release(&a);
 	return ret;
 }

@@ -23,7 +23,6 @@
  */
 #define _GNU_SOURCE
 #include "khsend.h"
-#include "boot/boot.h"
 #include "check/annotate.h"
 #include "check/check.h"
 #include "check/report.h"
@@ -31,6 +30,7 @@
 #include "lib/path.h"
 #include "lib/run-command.h"
 #include "lib/usage.h"
+#include "send/outgoing.h"
 #include "send/send.h"
 #include "send/sendemail-options.h"
 #include "send/spool.h"
@@ -137,17 +137,6 @@ pass_through(const struct strvec *args)
 	strvec_pushl(&cp.args, "git", "send-email", NULL);
 	strvec_pushv(&cp.args, args->v);
 	return run_send_email(&cp);
-}
-
-static void
-absolute_paths(const struct strvec *in, struct strvec *out)
-{
-	for (size_t i = 0; i < in->nr; i++) {
-		char *abs = realpath(in->v[i], NULL);
-
-		strvec_push(out, abs ? abs : in->v[i]);
-		free(abs);
-	}
 }
 
 /*
@@ -269,16 +258,14 @@ cmd_send(int argc, const char **argv)
 {
 	struct send_options so = SEND_OPTIONS_INIT;
 	struct strvec args = STRVEC_INIT, files = STRVEC_INIT, revs = STRVEC_INIT, transport = STRVEC_INIT;
-	struct strvec policies = STRVEC_INIT;
 	struct sendemail_args se = SENDEMAIL_ARGS_INIT;
 	struct series_options sopts = { NULL, -1, NULL, NULL };
 	struct series s = SERIES_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct spool sp = { NULL };
 	struct khsend_ctx ctx;
-	struct checker ck;
-	char *keep = NULL, *base = NULL, *server = NULL, *shim = NULL, *spooldir = NULL;
-	int have_ck = 0, ret = EXIT_ERROR, boot, rc;
+	struct outgoing o;
+	char *keep = NULL, *server = NULL, *shim = NULL;
+	int ret = EXIT_ERROR, rc;
 
 	send_take_options(argc, argv, &so, &args);
 	sendemail_args_parse(&se, args.v, args.nr);
@@ -293,6 +280,7 @@ cmd_send(int argc, const char **argv)
 	}
 
 	ctx_init(&ctx);
+	outgoing_init(&o, &ctx, &so.policies, &so.allow);
 	/* Nothing to send: git send-email says so itself ("No patch files specified!"). */
 	if (input_classify(&se.rest, ctx.repo, se.format_patch, &files, &revs)) {
 		ret = EXIT_ERROR;
@@ -319,53 +307,22 @@ cmd_send(int argc, const char **argv)
 	sopts.keep_dir = keep;
 	if (series_build(&s, &se.rest, &sopts))
 		goto out;
-	base = series_base(&s, ctx.repo);
-	ctx_load_policy(&ctx, &so.policies, base);
-	ctx_check_allow(&ctx, &so.allow);
-	checker_init(&ck, &ctx.policy, &so.allow, ctx.repo, ctx_tmpdir(&ctx));
-	have_ck = 1;
-	if (ctx.repo)
-		checker_set_base(&ck, base ? base : "HEAD");
-	/* Whether it applies to its base: the series as delivered must still do so. */
-	ck.force_result = 1;
-	if (checker_follow_unpublished(&ck) || check_series(&ck, &s)) {
-		note("nothing was sent");
-		goto out;
-	}
 	/* Like git send-email, quiet when all is well. */
-	if (ck.det.nr || ck.policy_changes.nr)
-		report_text(stderr, &ck, REPORT_SEND);
-	if (detector_blocked(&ck.det)) {
-		ret = EXIT_FINDING;
+	if ((ret = outgoing_check(&o, &s, 0)) != EXIT_CLEAN)
 		goto out;
-	}
-	if (annotate_series(&s, &ck.det, ctx_tmpdir(&ctx))) {
+	ret = EXIT_ERROR;
+	if (annotate_series(&s, &o.ck.det, ctx_tmpdir(&ctx))) {
 		note("nothing was sent");
 		goto out;
 	}
 
 	/* 2. The boot smoke test: after the check and the notes, before anything is sent. */
-	boot = ctx_want_boot(&ctx, so.boot);
-	if (boot) {
-		struct boot_options opts = { NULL, NULL, 0, 0, 0 };
-
-		boot_options_from_config(&opts);
-		if ((ret = boot_series(&opts, &s)) != EXIT_CLEAN) {
-			note("nothing was sent");
-			goto out;
-		}
-		ret = EXIT_ERROR;
-	}
+	if ((ret = outgoing_boot(&o, &s, so.boot)) != EXIT_CLEAN)
+		goto out;
+	ret = EXIT_ERROR;
 
 	/* 3. git send-email, with khsend's transport holding what it would send. */
-	spooldir = xstrfmt("%s/spool", ctx_tmpdir(&ctx));
-	if (spool_create(&sp, spooldir))
-		goto out;
-	absolute_paths(&so.policies, &policies);
-	if (spool_set_list(&sp, "policies", &policies) || spool_set_list(&sp, "allow", &so.allow) ||
-	    spool_set_list(&sp, "transport", &transport) || spool_set(&sp, "base", base ? base : "") ||
-	    spool_set(&sp, "applies", ck.result_state > 0 ? "yes" : "no") ||
-	    (boot && spool_keep_booted(&sp, &s)))
+	if (outgoing_spool(&o, &s, &transport, 0))
 		goto out;
 	strvec_pushl(&cp.args, "git", "send-email", NULL);
 	if (!se.dry_run) {
@@ -373,7 +330,7 @@ cmd_send(int argc, const char **argv)
 		strvec_pushf(&cp.args, "--sendmail-cmd=%s", shim);
 	}
 	strvec_pushv(&cp.args, se.opts.v);
-	if (!needs_copies(&se, &s, &ck.det, &files)) {
+	if (!needs_copies(&se, &s, &o.ck.det, &files)) {
 		strvec_pushv(&cp.args, se.rest.v);
 	} else if (backup_like_names(&s)) {
 		char *named = xstrfmt("%s/named", ctx_tmpdir(&ctx));
@@ -389,33 +346,29 @@ cmd_send(int argc, const char **argv)
 		strvec_push(&cp.args, keep);
 	}
 	/* Also tells khsend's own sendemail-validate hook that the spool will check the series. */
-	strvec_pushf(&cp.env, "%s=%s", SPOOL_ENV, sp.dir);
+	strvec_pushf(&cp.env, "%s=%s", SPOOL_ENV, o.spool.dir);
 	ret = run_send_email(&cp);
 
 	/* 4. What it delivered, checked again, then relayed. */
 	if (se.dry_run) {
 		;
 	} else if (ret) {
-		size_t held = spool_count(&sp);
+		size_t held = spool_count(&o.spool);
 
 		if (held)
 			note("git send-email failed after handing khsend %zu %s; none of them was sent", held,
 			     held == 1 ? "message" : "messages");
 	} else {
-		ret = spool_deliver(&sp, REPORT_SEND, 1);
+		ret = spool_deliver(&o.spool, REPORT_SEND, 1);
 	}
 out:
-	if (have_ck)
-		checker_release(&ck);
+	outgoing_release(&o);
 	series_release(&s);
 	ctx_release(&ctx);
 out_early:
 	free(keep);
-	free(spooldir);
-	free(base);
 	free(server);
 	free(shim);
-	spool_release(&sp);
 	child_process_clear(&cp);
 	sendemail_args_release(&se);
 	send_options_release(&so);
@@ -423,6 +376,5 @@ out_early:
 	strvec_clear(&files);
 	strvec_clear(&revs);
 	strvec_clear(&transport);
-	strvec_clear(&policies);
 	return ret;
 }
