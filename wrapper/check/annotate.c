@@ -246,15 +246,21 @@ is_separator(const char *p, size_t n)
 	return 1;
 }
 
-/* Read the headers; 0 and the body's offset in *body if the body can be written as it is. */
+/*
+ * Read the headers: 0, the body's offset in *body and whether the mail
+ * declares 8bit in *eight, if the body can be written as it is.
+ */
 static int
-check_plain(const struct strbuf *raw, const char *name, struct mail_headers *h)
+check_plain(const struct strbuf *raw, const char *name, size_t *body, int *eight)
 {
+	struct mail_headers h = MAIL_HEADERS_INIT;
 	char *why;
 
-	mail_headers_parse(h, raw->buf, raw->len);
-	why = body_encoding(h);
-
+	mail_headers_parse(&h, raw->buf, raw->len);
+	why = body_encoding(&h);
+	*body = h.body;
+	*eight = declares_8bit(&h);
+	mail_headers_release(&h);
 	if (!why)
 		return 0;
 	error("cannot add khsend's note for the reviewers to '%s': it is %s, and khsend does not "
@@ -267,19 +273,13 @@ check_plain(const struct strbuf *raw, const char *name, struct mail_headers *h)
 int
 annotate_patch(struct strbuf *raw, const char *name, const struct finding *const *findings, size_t nr)
 {
-	struct mail_headers h = MAIL_HEADERS_INIT;
 	const char *eol = eol_of(raw->buf, raw->len), *p, *end;
 	struct strbuf note = STRBUF_INIT;
 	size_t body, brk;
 	int eight;
 
-	if (check_plain(raw, name, &h)) {
-		mail_headers_release(&h);
+	if (check_plain(raw, name, &body, &eight))
 		return -1;
-	}
-	body = h.body;
-	eight = declares_8bit(&h);
-	mail_headers_release(&h);
 	/* The first line where git mailinfo would start the patch. */
 	for (p = raw->buf + body, end = raw->buf + raw->len; p < end; p += mail_line_len(p, end))
 		if (is_patch_break(p, mail_line_len(p, end)))
@@ -311,19 +311,13 @@ annotate_patch(struct strbuf *raw, const char *name, const struct finding *const
 int
 annotate_cover(struct strbuf *raw, const char *name, const struct finding *const *findings, size_t nr)
 {
-	struct mail_headers h = MAIL_HEADERS_INIT;
 	const char *eol = eol_of(raw->buf, raw->len), *p, *end, *sig = NULL;
 	struct strbuf note = STRBUF_INIT;
 	size_t body, at;
 	int eight;
 
-	if (check_plain(raw, name, &h)) {
-		mail_headers_release(&h);
+	if (check_plain(raw, name, &body, &eight))
 		return -1;
-	}
-	body = h.body;
-	eight = declares_8bit(&h);
-	mail_headers_release(&h);
 	strip_old_note(raw, body, raw->len);
 	/* Before the last "-- " signature line, or at the end. */
 	for (p = raw->buf + body, end = raw->buf + raw->len; p < end; p += mail_line_len(p, end))
