@@ -169,10 +169,12 @@ demo: $(PROG) $(BOOT_INIT)
 compat: $(PROG)
 	KHSEND=$(abspath $(PROG)) tests/compat/t9001.sh
 
-# What CI runs (./quickstart.sh test): the suite with the plain build, then with ASan/UBSan.
+# What CI runs (./quickstart.sh test): the suite with the plain build, then with ASan/UBSan,
+# then git's own send-email tests against khsend.
 ci:
 	$(MAKE) check
 	$(MAKE) check SAN=1
+	$(MAKE) compat
 
 clean:
 	rm -rf build build-san build-fuzz
