@@ -163,15 +163,24 @@ check: $(PROG) $(BOOT_INIT)
 demo: $(PROG) $(BOOT_INIT)
 	KHSEND=$(abspath $(PROG)) tools/demo.sh
 
-# What CI runs (./quickstart.sh test): the suite with the plain build, then with ASan/UBSan.
+# git's own send-email tests (t9001 of git 2.39.5) with the real git send-email, then with
+# khsend --no-boot in its place: the two must pass and fail alike, but for the tests listed in
+# tests/compat/t9001-known-differences.  Fetches and builds git's test tools once, into
+# KHSEND_COMPAT_CACHE (default ${XDG_CACHE_HOME:-~/.cache}/khsend-compat).
+compat: $(PROG)
+	KHSEND=$(abspath $(PROG)) tests/compat/t9001.sh
+
+# What CI runs (./quickstart.sh test): the suite with the plain build, then with ASan/UBSan,
+# then git's own send-email tests against khsend.
 ci:
 	$(MAKE) check
 	$(MAKE) check SAN=1
+	$(MAKE) compat
 
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check ci clean demo fuzz install uninstall FORCE
+.PHONY: all check ci clean compat demo fuzz install uninstall FORCE
 
 # Benchmarks are not part of the suite: speed goals live here, not in timed tests.
 bench: $(PROG) bench-send

@@ -5,7 +5,8 @@
 #                          linux-source-6.1 tree, the shipped policy.yaml and
 #                          the shipped example series in examples/
 #   ./quickstart.sh test   the whole test suite (plain build, then the
-#                          ASan/UBSan build), fuzzing and valgrind included
+#                          ASan/UBSan build), fuzzing and valgrind included,
+#                          then git's own send-email tests against khsend
 set -eu
 cd "$(dirname "$0")"
 
