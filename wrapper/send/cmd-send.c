@@ -316,8 +316,8 @@ cmd_send(int argc, const char **argv)
 		goto out;
 	}
 
-	/* 2. The boot smoke test: after the check and the notes, before anything is sent. */
-	if ((ret = outgoing_boot(&o, &s, so.boot)) != EXIT_CLEAN)
+	/* 2. The boot smoke test: after the check and the notes, before anything is sent (a dry run: only with --boot). */
+	if ((ret = outgoing_boot(&o, &s, so.boot >= 0 ? so.boot : se.dry_run ? 0 : -1)) != EXIT_CLEAN)
 		goto out;
 	ret = EXIT_ERROR;
 
