@@ -282,7 +282,7 @@ PY
 	assert_line --partial 'Documentation/networking/tc-actions-env-rules.rst:10: annotate: tc-actions-thou-shalt:'
 	assert_line --partial 'fs/xfs/xfs_log_recover.c:2787: annotate: b0rked-leetspeak:'
 	assert_line --partial 'drivers/irqchip/irq-gic-v3.c:1112: annotate: luser-jargon:'
-	assert_line --partial 'drivers/tty/tty_jobctrl.c:258: block: hysterical-raisins:'
+	assert_line --partial 'drivers/tty/tty_jobctrl.c:258: block: hysterical-raisons:'
 	assert_line --partial 'arch/arm64/kvm/hyp/vgic-v3-sr.c:779: warn: vgic-fscked-up:'
 	assert_output --partial '"I'"'"'ll be back" is the famous line of the robot in the film "The'
 	assert_line 'khsend: 9 messages checked: 2 changes block, 6 notes for reviewers, 1 warning'

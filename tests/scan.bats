@@ -54,7 +54,7 @@ tree_scan() {
 	run -0 cat "$(tree_scan)"
 	# the same pun in another file or another spelling
 	assert_line 'fs/nfs/nfs4xdr.c:3738: borken-comments: 	/* Ignore borken servers that return unrequested attrs */'
-	assert_line 'drivers/tty/tty_jobctrl.c:258: hysterical-raisins:  *		BTM is taken for hysterical raisons, and held when'
+	assert_line 'drivers/tty/tty_jobctrl.c:258: hysterical-raisons:  *		BTM is taken for hysterical raisons, and held when'
 	# soundalike names for old jargon
 	assert_line 'arch/sparc/kernel/ttable_32.S:87: vendor-name-puns: t_bad88:BAD_TRAP(0x88)                      /* Slowaris System Call          */'
 	# mock-archaic English
