@@ -194,4 +194,8 @@ bench-send: $(PROG)
 bench-boot: $(PROG) $(BOOT_INIT)
 	KHSEND=$(abspath $(PROG)) bash tests/bench/boot.sh
 
-.PHONY: bench bench-send bench-boot
+# The series "codespell -w" makes of the whole packaged tree, and khsend check on it.
+bench-codespell: $(PROG)
+	KHSEND=$(abspath $(PROG)) tests/bench/codespell.sh
+
+.PHONY: bench bench-send bench-boot bench-codespell

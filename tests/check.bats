@@ -260,3 +260,30 @@ PY
 	run -1 khsend check plain.diff
 	assert_line 'kernel/sched/topology.c:2196: block: sched-topology-borken: "arch topology borken" is changed'
 }
+
+# An eager contributor's series: one "fix" for each kind of joke that the
+# first policy did not know (tools/lexicon/REVIEW.md), one patch each.
+@test "a fix of each kind of joke is caught, with the action the policy gives it" {
+	make_commit fs/lockd/clntlock.c 's/A borken server/A broken server/' 'lockd: fix a typo'
+	make_commit crypto/xor.c 's/xor: Yikes!  No memory/xor: No memory/' 'crypto: xor: make a message professional'
+	make_commit drivers/net/usb/kaweth.c "s/Firmware loaded.  I'll be back.../Firmware loaded./" 'net: kaweth: clean up a message'
+	make_commit arch/sparc/kernel/smp_64.c 's/SMP bolixed/SMP broken/' 'sparc64: fix a typo'
+	make_commit Documentation/networking/tc-actions-env-rules.rst 's/stealeth or borroweth/steal or borrow/' 'docs: tc-actions: fix the grammar'
+	make_commit fs/xfs/xfs_log_recover.c 's/AGI is b0rked/AGI is broken/' 'xfs: fix a typo'
+	make_commit drivers/irqchip/irq-gic-v3.c 's/inform the luser/inform the user/' 'irqchip/gic-v3: fix a typo'
+	make_commit drivers/tty/tty_jobctrl.c 's/hysterical raisons/historical reasons/' 'tty: fix a typo'
+	make_commit arch/arm64/kvm/hyp/vgic-v3-sr.c 's/fscked-up/messed up/' 'KVM: arm64: reword a comment'
+	git format-patch -q -o eager master~9..master
+	run -1 khsend check eager
+	assert_line --partial 'fs/lockd/clntlock.c:135: annotate: borken-comments:'
+	assert_line --partial 'crypto/xor.c:132: annotate: exclaim-in-messages:'
+	assert_line --partial 'drivers/net/usb/kaweth.c:984: block: kaweth-ill-be-back:'
+	assert_line --partial 'arch/sparc/kernel/smp_64.c:149: annotate: bolixed-slang:'
+	assert_line --partial 'Documentation/networking/tc-actions-env-rules.rst:10: annotate: tc-actions-thou-shalt:'
+	assert_line --partial 'fs/xfs/xfs_log_recover.c:2787: annotate: b0rked-leetspeak:'
+	assert_line --partial 'drivers/irqchip/irq-gic-v3.c:1112: annotate: luser-jargon:'
+	assert_line --partial 'drivers/tty/tty_jobctrl.c:258: block: hysterical-raisons:'
+	assert_line --partial 'arch/arm64/kvm/hyp/vgic-v3-sr.c:779: warn: vgic-fscked-up:'
+	assert_output --partial '"I'"'"'ll be back" is the famous line of the robot in the film "The'
+	assert_line 'khsend: 9 messages checked: 2 changes block, 6 notes for reviewers, 1 warning'
+}
