@@ -33,6 +33,9 @@ fuzz() {
 	cp "$ROOT/policy.yaml" corpus/
 	printf 'version: 1\nentries:\n  - &a\n    id: x\n    regex: "(a+)+"\n  - *a\n' > corpus/alias.yaml
 	printf 'version: 1\ndefaults: {action: warn}\nentries: [{id: y, string: "z", explain: e, paths: ["**/*.c"]}]\n' > corpus/flow.yaml
+	# GNU's \< \> and a top-level | hold no literal of their own: the filter must not take them for one
+	printf 'version: 1\nentries:\n  - id: borked\n    regex: %s\n    explain: e\n# Borked, dragons\n' \
+		"'\\<[Bb]orked\\>|\\<[Dd]ragons\\>'" > corpus/edges.yaml
 	fuzz policy corpus
 }
 

@@ -452,6 +452,43 @@ EOF
 	[ "$status" -eq "$want" ] || fail "khsend exited $status, git send-email $want: $output"
 }
 
+@test "a network SMTP server is refused, nothing is sent, and git send-email's own errors come first" {
+	# A listener that records whoever connects: nothing may.
+	port_file=$BATS_TEST_TMPDIR/port
+	python3 -c '
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+s.settimeout(30)
+try:
+    c, _ = s.accept(); open(sys.argv[1] + ".connected", "w").write("yes")
+except Exception:
+    pass
+' "$port_file" &
+	listener=$!
+	while [ ! -s "$port_file" ]; do sleep 0.1; done
+	git config sendemail.smtpServer 127.0.0.1
+	git config sendemail.smtpServerPort "$(cat "$port_file")"
+	run khsend --to=list@example.org --confirm=never --no-validate -2
+	assert_failure 2
+	assert_output --partial "would send through the SMTP server '127.0.0.1'"
+	assert_output --partial "none of the 2 messages was sent"
+	refute_output --partial "boot"
+	kill "$listener" 2> /dev/null || true
+	wait "$listener" 2> /dev/null || true
+	[ ! -e "$port_file.connected" ]
+	# An alias file git send-email cannot open: its own error, as without khsend.
+	git config sendemail.aliasfiletype mutt
+	run git -c sendemail.aliasesfile=missing-aliases send-email --to=list@example.org --confirm=never -1
+	want=$status
+	assert_output --partial "opening missing-aliases"
+	run env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.aliasesfile GIT_CONFIG_VALUE_0=missing-aliases \
+		khsend --no-boot --to=list@example.org --confirm=never -1
+	[ "$status" -eq "$want" ] || fail "khsend exited $status, git send-email $want: $output"
+	assert_output --partial "opening missing-aliases"
+	refute_output --partial "SMTP server"
+}
+
 @test "a transport that fails: khsend says which messages left and which did not" {
 	make_commit kernel/acct.c 's/suspeneded/suspended/' 'acct: fix a typo'
 	# Delivers the first message, fails on the second.

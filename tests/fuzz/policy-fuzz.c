@@ -8,6 +8,7 @@
 #include "lib/strbuf.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +50,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(hits, 0, p.nr);
 		matcher_scan(m, line, strlen(line), hits);
 		for (size_t i = 0; i < p.nr; i++)
-			if (policy_entry_count(p.v[i], line) && !hits[i])
+			if (policy_entry_count(p.v[i], line) && !hits[i]) {
+				fprintf(stderr, "filter missed entry %s on line \"%s\"\n", p.v[i]->id, line);
 				abort();
+			}
 	}
 	free(hits);
 	matcher_free(m);

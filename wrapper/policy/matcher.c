@@ -77,8 +77,8 @@ branch_literal(const char *re)
 
 		switch (c) {
 		case '\\':
-			if (!p[1] || isalnum((unsigned char)p[1])) {
-				/* \w \b \< and friends (GNU) are no literal */
+			if (!p[1] || isalnum((unsigned char)p[1]) || strchr("<>`'", p[1])) {
+				/* \w \b \< \> \` \' and friends (GNU) are no literal */
 				end_run(&run, &best);
 				p += p[1] ? 2 : 1;
 				continue;

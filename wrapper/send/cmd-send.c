@@ -265,7 +265,7 @@ cmd_send(int argc, const char **argv)
 	struct khsend_ctx ctx;
 	struct outgoing o;
 	char *keep = NULL, *server = NULL, *shim = NULL;
-	int ret = EXIT_ERROR, rc;
+	int ret = EXIT_ERROR, rc, smtp;
 
 	send_take_options(argc, argv, &so, &args);
 	sendemail_args_parse(&se, args.v, args.nr);
@@ -290,14 +290,13 @@ cmd_send(int argc, const char **argv)
 		ret = pass_through(&se.opts);
 		goto out;
 	}
-	if (!se.dry_run && transport_of_send_email(&se, &transport, &server)) {
-		error("git send-email would send through the SMTP server '%s', which it talks to itself, so "
-		      "khsend cannot hold the messages and check them as they leave. Set a "
-		      "sendmail-compatible program instead (msmtp talks to the same server: "
-		      "'git config sendemail.sendmailcmd \"msmtp\"'), or check without sending: khsend check",
-		      server);
-		goto out;
-	}
+	/*
+	 * git send-email talking SMTP itself cannot be stood in front of.  It
+	 * still runs first (no boot: nothing will be sent), so that its own
+	 * errors about the options (an alias file it cannot open, an unknown
+	 * identity) come first, as they would without khsend.
+	 */
+	smtp = !se.dry_run && transport_of_send_email(&se, &transport, &server);
 
 	/* 1. The series, read once, checked, annotated. */
 	keep = xstrfmt("%s/series", ctx_tmpdir(&ctx));
@@ -317,7 +316,7 @@ cmd_send(int argc, const char **argv)
 	}
 
 	/* 2. The boot smoke test: after the check and the notes, before anything is sent (a dry run: only with --boot). */
-	if ((ret = outgoing_boot(&o, &s, so.boot >= 0 ? so.boot : se.dry_run ? 0 : -1)) != EXIT_CLEAN)
+	if ((ret = outgoing_boot(&o, &s, smtp ? 0 : so.boot >= 0 ? so.boot : se.dry_run ? 0 : -1)) != EXIT_CLEAN)
 		goto out;
 	ret = EXIT_ERROR;
 
@@ -358,6 +357,19 @@ cmd_send(int argc, const char **argv)
 		if (held)
 			note("git send-email failed after handing khsend %zu %s; none of them was sent", held,
 			     held == 1 ? "message" : "messages");
+	} else if (smtp) {
+		size_t held = spool_count(&o.spool);
+
+		error("git send-email would send through the SMTP server '%s', which it talks to itself, so "
+		      "khsend cannot hold the messages and check them as they leave. Set a "
+		      "sendmail-compatible program instead (msmtp talks to the same server: "
+		      "'git config sendemail.sendmailcmd \"msmtp\"'), or check without sending: khsend check",
+		      server);
+		if (held == 1)
+			note("the message was not sent");
+		else
+			note("none of the %zu messages was sent", held);
+		ret = EXIT_ERROR;
 	} else {
 		ret = spool_deliver(&o.spool, REPORT_SEND, 1);
 	}
