@@ -6,6 +6,11 @@ set -u
 khsend=${KHSEND:?set KHSEND to the khsend binary}
 cd "$(dirname "$0")/.." || exit 2
 
+# A fresh account has no git identity; the demo brings its own and writes no config.
+: "${GIT_AUTHOR_NAME:=Demo Contributor}" "${GIT_AUTHOR_EMAIL:=contributor@example.org}"
+: "${GIT_COMMITTER_NAME:=$GIT_AUTHOR_NAME}" "${GIT_COMMITTER_EMAIL:=$GIT_AUTHOR_EMAIL}"
+export GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
+
 step() { printf '\n\033[1m==> %s\033[m\n' "$*"; }
 send="--dry-run --confirm=never --from=Contributor<contributor@example.org> --to=linux-kernel@example.org"
 
@@ -19,7 +24,7 @@ echo "(exit status $?: blocked, nothing sent)"
 
 step "a genuine typo series: checked, built and booted in QEMU, then git send-email --dry-run"
 # shellcheck disable=SC2086
-"$khsend" $send examples/typo-fixes
+"$khsend" $send --boot examples/typo-fixes
 status=$?
 echo "(exit status $status)"
 

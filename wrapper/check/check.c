@@ -108,6 +108,29 @@ with_lexicon(struct checker *c, const struct policy *policy)
 }
 
 /* A lexicon warning on a line a policy entry already reports says nothing new. */
+/* Whether an entry of the policy (not a lexicon guess) matches this text anywhere it applies. */
+static int
+policy_knows(const struct policy *p, const char *text)
+{
+	size_t so, eo, len = strlen(text);
+
+	for (size_t i = 0; i < p->nr; i++)
+		if (!p->v[i]->lexicon && policy_entry_find(p->v[i], text, len, 0, &so, &eo))
+			return 1;
+	return 0;
+}
+
+static int
+same_place(const struct finding *f, const struct finding *g)
+{
+	return g->index == f->index && g->line == f->line && !strcmp(g->file, f->file);
+}
+
+/*
+ * A lexicon guess says "no entry speaks for this word".  It goes when an
+ * entry does speak: on the same line, or for the same word elsewhere (the
+ * maintainer chose where it is a joke); and one guess per line is enough.
+ */
 static void
 drop_shadowed(struct checker *c)
 {
@@ -115,18 +138,17 @@ drop_shadowed(struct checker *c)
 
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct finding *f = &d->findings[i];
+		int drop = f->entry->lexicon && f->matched && policy_knows(c->policy, f->matched);
 
 		if (!f->entry->lexicon)
 			continue;
-		for (size_t j = 0; j < d->nr; j++) {
+		for (size_t j = 0; j < d->nr && !drop; j++) {
 			const struct finding *g = &d->findings[j];
 
-			if (!g->entry->lexicon && g->index == f->index && g->line == f->line &&
-			    !strcmp(g->file, f->file)) {
-				detector_drop_finding(d, i--);
-				break;
-			}
+			drop = j != i && same_place(f, g) && (!g->entry->lexicon || j < i);
 		}
+		if (drop)
+			detector_drop_finding(d, i--);
 	}
 }
 

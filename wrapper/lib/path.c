@@ -1,12 +1,14 @@
 /* path: the few file-system helpers khsend needs, with cleanup on exit. */
 #define _GNU_SOURCE
 #include "lib/path.h"
+#include "lib/run-command.h"
 #include "lib/usage.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,49 @@ run_exit_cleanup(void)
 	}
 }
 
+/*
+ * A fatal signal: the children first (none may outlive khsend), then the
+ * directories, then die of the same signal so the caller sees 128+sig.
+ * Removing a tree is not async-signal-safe; like git's tmp-objdir we take
+ * that risk on the way out rather than leave the series behind.
+ */
+static void
+cleanup_on_signal(int sig)
+{
+	stop_running_children(sig);
+	run_exit_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+exit_by_signal(int sig)
+{
+	fflush(NULL);
+	run_exit_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+	exit(128 + sig);
+}
+
+static void
+catch_fatal_signals(void)
+{
+	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(*fatal); i++) {
+		struct sigaction sa, old;
+
+		/* A signal the caller ignores (nohup, a background job's ^C) stays ignored. */
+		if (sigaction(fatal[i], NULL, &old) || old.sa_handler == SIG_IGN)
+			continue;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = cleanup_on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(fatal[i], &sa, NULL);
+	}
+}
+
 void
 remove_at_exit(const char *path)
 {
@@ -101,6 +146,7 @@ remove_at_exit(const char *path)
 		cleanup_owner = getpid();
 		atexit(run_exit_cleanup);
 		set_die_cleanup(run_exit_cleanup);
+		catch_fatal_signals();
 		registered = 1;
 	}
 	for (size_t i = 0; i < sizeof(cleanup_dirs) / sizeof(*cleanup_dirs); i++)

@@ -15,6 +15,8 @@ int mkdir_p(const char *path, int private);
 /* Register a directory for removal at exit and on die() (at most 8). */
 void remove_at_exit(const char *path);
 void run_exit_cleanup(void);
+/* Clean up as at exit, then end by `sig` as its default action would (128+sig). */
+void exit_by_signal(int sig) __attribute__((noreturn));
 
 /* $XDG_CONFIG_HOME/khsend or ~/.config/khsend, and the cache twin. */
 void xdg_config_dir(struct strbuf *out);

@@ -22,6 +22,58 @@
 
 extern char **environ;
 
+/*
+ * The children now running, so that a fatal signal can be passed on to
+ * them before khsend goes (git's clean_on_exit): a SIGTERM sent to khsend
+ * alone must not leave a git or a sendmail running on its own.
+ */
+static pid_t running[32];
+static unsigned char running_group[32];
+
+static void
+track_child(pid_t pid, int group)
+{
+	for (size_t i = 0; i < sizeof(running) / sizeof(*running); i++)
+		if (!running[i]) {
+			running_group[i] = (unsigned char)group;
+			running[i] = pid;
+			return;
+		}
+}
+
+static void
+untrack_child(pid_t pid)
+{
+	for (size_t i = 0; i < sizeof(running) / sizeof(*running); i++)
+		if (running[i] == pid)
+			running[i] = 0;
+}
+
+/* Async-signal-safe: pass `sig` on, give each child 2 s to go, then SIGKILL. */
+void
+stop_running_children(int sig)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+	for (size_t i = 0; i < sizeof(running) / sizeof(*running); i++)
+		if (running[i] > 0)
+			kill(running_group[i] ? -running[i] : running[i], sig);
+	for (size_t i = 0; i < sizeof(running) / sizeof(*running); i++) {
+		pid_t pid = running[i];
+		int status;
+
+		if (pid <= 0)
+			continue;
+		for (int t = 0; t < 100 && waitpid(pid, &status, WNOHANG) == 0; t++)
+			nanosleep(&tick, NULL);
+		if (waitpid(pid, &status, WNOHANG) == 0) {
+			kill(running_group[i] ? -pid : pid, SIGKILL);
+			waitpid(pid, &status, 0);
+		}
+		running[i] = 0;
+	}
+}
+
 void
 child_process_init(struct child_process *cp)
 {
@@ -258,6 +310,7 @@ start_command(struct child_process *cp)
 		return -1;
 	}
 	free(prog);
+	track_child(cp->pid, cp->new_process_group);
 	if (cp->in < 0)
 		cp->in = fdin[1];
 	if (cp->out < 0)
@@ -289,6 +342,7 @@ finish_command(struct child_process *cp)
 			;
 		if (w == cp->pid)
 			ret = decode_status(status);
+		untrack_child(cp->pid);
 		cp->pid = -1;
 	}
 	child_process_clear(cp);
@@ -303,6 +357,53 @@ run_command(struct child_process *cp)
 		return -1;
 	}
 	return finish_command(cp);
+}
+
+/*
+ * As system() does, for a child that talks to the user (git send-email's
+ * prompt, b4): ^C and ^\ reach it from the terminal and are its to act
+ * on; a SIGTERM or SIGHUP sent to khsend alone is passed on to it.
+ */
+static volatile sig_atomic_t pass_to, passed;
+
+static void
+pass_signal(int sig)
+{
+	passed = sig;
+	if (pass_to > 0)
+		kill((pid_t)pass_to, sig);
+}
+
+int
+run_command_in_foreground(struct child_process *cp, int *caught)
+{
+	static const int ignored[] = { SIGINT, SIGQUIT }, passed_on[] = { SIGTERM, SIGHUP };
+	struct sigaction ign, fwd, old[4];
+	int rc;
+
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	memset(&fwd, 0, sizeof(fwd));
+	fwd.sa_handler = pass_signal;
+	passed = 0;
+	for (size_t i = 0; i < 2; i++) {
+		sigaction(ignored[i], &ign, &old[i]);
+		sigaction(passed_on[i], &fwd, &old[2 + i]);
+	}
+	if (start_command(cp)) {
+		rc = -1;
+	} else {
+		pass_to = cp->pid;
+		rc = finish_command(cp);
+		pass_to = 0;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		sigaction(ignored[i], &old[i], NULL);
+		sigaction(passed_on[i], &old[2 + i], NULL);
+	}
+	if (caught)
+		*caught = passed;
+	return rc;
 }
 
 int
@@ -335,11 +436,13 @@ wait_command_timeout(struct child_process *cp, int timeout_ms, int *outcome)
 
 		if (w == cp->pid) {
 			*outcome = decode_status(status);
+			untrack_child(cp->pid);
 			cp->pid = -1;
 			return 1;
 		}
 		if (w < 0 && errno != EINTR) {
 			*outcome = -1;
+			untrack_child(cp->pid);
 			cp->pid = -1;
 			return 1;
 		}

@@ -65,6 +65,19 @@ capture_command(struct child_process *cp, struct strbuf *out)
 	return pipe_command(cp, NULL, 0, out, NULL);
 }
 
+/*
+ * run_command() for a child that talks to the user, as system() runs it:
+ * ^C and ^\ are left to the child; SIGTERM and SIGHUP sent to khsend are
+ * passed on to it, and *caught (may be NULL) says which came, or 0.
+ */
+int run_command_in_foreground(struct child_process *cp, int *caught);
+
+/*
+ * From a signal handler: pass `sig` on to every child still running, give
+ * them 2 s to go, then SIGKILL; so that none outlives khsend.
+ */
+void stop_running_children(int sig);
+
 /* Send a signal to the child (its whole group if it has one); 0 or -1. */
 int kill_command(struct child_process *cp, int sig);
 

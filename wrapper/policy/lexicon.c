@@ -121,11 +121,11 @@ add_term(struct policy *lex, const struct category *c, const char *line, const c
 static void
 finish_category(struct policy *lex, struct category *c)
 {
-	char *explain = xstrfmt("This word is %s. It is in khsend's list of\n"
-				"words that kernel authors use as jokes. No entry of the policy\n"
-				"says so for this place, so khsend cannot tell whether it is a\n"
-				"joke here. It may be one: please ask the maintainer before you\n"
-				"send this change.",
+	char *explain = xstrfmt("This may be a deliberate joke. The word is\n"
+				"%s.\n"
+				"khsend's list of kernel jokes has it, but no entry of the\n"
+				"policy says whether it is a joke here. Please ask the\n"
+				"maintainer before you send this change.",
 				kind_of(c->name));
 
 	for (size_t i = c->first; i < lex->nr; i++) {

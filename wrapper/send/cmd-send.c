@@ -86,57 +86,19 @@ send_options_release(struct send_options *so)
 	strvec_clear(&so->allow);
 }
 
-/*
- * Run git send-email and wait, as system() does: ^C and ^\ are for the
- * child (its prompt); SIGTERM and SIGHUP are passed on to it, and khsend
- * waits for it to end before it cleans up.
- */
-static volatile sig_atomic_t forward_to;
-
-static void
-forward_signal(int sig)
-{
-	if (forward_to > 0)
-		kill((pid_t)forward_to, sig);
-}
-
-static int
-run_send_email(struct child_process *cp)
-{
-	struct sigaction ign, fwd, old_int, old_quit, old_term, old_hup;
-	int rc;
-
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	memset(&fwd, 0, sizeof(fwd));
-	fwd.sa_handler = forward_signal;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	sigaction(SIGTERM, &fwd, &old_term);
-	sigaction(SIGHUP, &fwd, &old_hup);
-	if (start_command(cp)) {
-		rc = -1;
-	} else {
-		forward_to = cp->pid;
-		rc = finish_command(cp);
-		forward_to = 0;
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	return rc < 0 ? EXIT_ERROR : rc;
-}
-
 /* -h, --dump-aliases, --git-completion-helper, no patches: nothing to check, hand over as is. */
 static int
 pass_through(const struct strvec *args)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
+	int rc, sig;
 
 	strvec_pushl(&cp.args, "git", "send-email", NULL);
 	strvec_pushv(&cp.args, args->v);
-	return run_send_email(&cp);
+	rc = run_command_in_foreground(&cp, &sig);
+	if (sig)
+		exit_by_signal(sig);
+	return rc < 0 ? EXIT_ERROR : rc;
 }
 
 /*
@@ -265,7 +227,7 @@ cmd_send(int argc, const char **argv)
 	struct khsend_ctx ctx;
 	struct outgoing o;
 	char *keep = NULL, *server = NULL, *shim = NULL;
-	int ret = EXIT_ERROR, rc, smtp;
+	int ret = EXIT_ERROR, rc, smtp, sig = 0;
 
 	send_take_options(argc, argv, &so, &args);
 	sendemail_args_parse(&se, args.v, args.nr);
@@ -346,10 +308,18 @@ cmd_send(int argc, const char **argv)
 	}
 	/* Also tells khsend's own sendemail-validate hook that the spool will check the series. */
 	strvec_pushf(&cp.env, "%s=%s", SPOOL_ENV, o.spool.dir);
-	ret = run_send_email(&cp);
+	rc = run_command_in_foreground(&cp, &sig);
+	ret = rc < 0 ? EXIT_ERROR : rc;
 
 	/* 4. What it delivered, checked again, then relayed. */
-	if (se.dry_run) {
+	if (sig) {
+		/* A SIGTERM or SIGHUP passed on to git send-email: nothing was relayed; go the same way. */
+		note("khsend was stopped (%s) while git send-email ran; nothing was sent", strsignal(sig));
+		outgoing_release(&o);
+		series_release(&s);
+		ctx_release(&ctx);
+		exit_by_signal(sig);
+	} else if (se.dry_run) {
 		;
 	} else if (ret) {
 		size_t held = spool_count(&o.spool);
@@ -357,6 +327,8 @@ cmd_send(int argc, const char **argv)
 		if (held)
 			note("git send-email failed after handing khsend %zu %s; none of them was sent", held,
 			     held == 1 ? "message" : "messages");
+		else if (ret > 128)
+			note("git send-email was stopped (%s); nothing was sent", strsignal(ret - 128));
 	} else if (smtp) {
 		size_t held = spool_count(&o.spool);
 

@@ -234,11 +234,42 @@ relay_one(const struct spool *sp, const struct strvec *transport, const struct m
 	return rc ? -1 : 0;
 }
 
+/*
+ * A signal during the relay: the message being handed over is finished
+ * (a half-told transport is worse than a whole one), then khsend stops and
+ * says which messages left; a second signal is passed on to the transport.
+ */
+static volatile sig_atomic_t relay_stop;
+
+static void
+stop_relay(int sig)
+{
+	if (relay_stop)
+		stop_running_children(sig);
+	relay_stop = sig;
+}
+
+static void
+say_what_left(const struct series *s, size_t sent)
+{
+	if (sent == 1)
+		note("message 1 (\"%s\") was sent", s->v[0]->subject);
+	else if (sent)
+		note("messages 1 to %zu were sent", sent);
+	else
+		note("nothing was sent");
+	if (sent + 1 == s->nr)
+		note("message %zu (\"%s\") was not sent", s->nr, s->v[s->nr - 1]->subject);
+	else if (sent < s->nr)
+		note("messages %zu to %zu were not sent", sent + 1, s->nr);
+}
+
 static int
 relay_all(const struct spool *sp, const struct series *s)
 {
+	static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	struct strvec transport = STRVEC_INIT;
-	struct sigaction ign, old_int, old_quit;
+	struct sigaction stop, old[4];
 	size_t sent = 0;
 	int ret = EXIT_CLEAN;
 
@@ -247,12 +278,12 @@ relay_all(const struct spool *sp, const struct series *s)
 		error("khsend's transport has no transport of yours to hand the messages to");
 		return EXIT_ERROR;
 	}
-	/* As system() does: a ^C is the transport's to act on; we then say what left. */
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	sigaction(SIGINT, &ign, &old_int);
-	sigaction(SIGQUIT, &ign, &old_quit);
-	for (size_t i = 0; i < s->nr; i++) {
+	memset(&stop, 0, sizeof(stop));
+	stop.sa_handler = stop_relay;
+	relay_stop = 0;
+	for (size_t i = 0; i < 4; i++)
+		sigaction(caught[i], &stop, &old[i]);
+	for (size_t i = 0; i < s->nr && !relay_stop; i++) {
 		if (spool_was_sent(sp, s->v[i]->index)) {
 			sent++;
 			continue;
@@ -271,8 +302,15 @@ relay_all(const struct spool *sp, const struct series *s)
 		spool_mark_sent(sp, s->v[i]->index);
 		sent++;
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGQUIT, &old_quit, NULL);
+	for (size_t i = 0; i < 4; i++)
+		sigaction(caught[i], &old[i], NULL);
+	if (relay_stop && ret == EXIT_CLEAN) {
+		error("khsend was stopped (%s) while it handed the messages to %s", strsignal(relay_stop),
+		      transport.v[0]);
+		say_what_left(s, sent);
+		strvec_clear(&transport);
+		exit_by_signal(relay_stop);
+	}
 	strvec_clear(&transport);
 	return ret;
 }
