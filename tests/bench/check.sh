@@ -16,30 +16,40 @@ khsend=${KHSEND:-$root/build/khsend}
 tarball=${KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 dict=${CODESPELL_DICT:-/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt}
 runs=${BENCH_RUNS:-9}
-work=$(mktemp -d "${TMPDIR:-/tmp}/khsend-bench.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# BENCH_DIR keeps the generated series between runs (generating 20,000 patches takes minutes).
+if [ -n "${BENCH_DIR:-}" ]; then
+	mkdir -p "$BENCH_DIR"
+	work=$(cd "$BENCH_DIR" && pwd)
+else
+	work=$(mktemp -d "${TMPDIR:-/tmp}/khsend-bench.XXXXXX")
+	trap 'rm -rf "$work"' EXIT
+fi
 export LC_ALL=C TZ=UTC KHSEND_SYSTEM_POLICY=$root/policy.yaml
 export GIT_CONFIG_NOSYSTEM=1 HOME=$work/home
 mkdir -p "$HOME"
+repo=$work/linux-source-6.1
 
 for tool in /usr/bin/time perl python3; do
 	command -v "$tool" >/dev/null || { echo "bench: $tool is needed (apt-get install time perl python3)" >&2; exit 2; }
 done
 [ -f "$dict" ] || { echo "bench: codespell's dictionary is needed (apt-get install codespell)" >&2; exit 2; }
 
-echo "bench: extracting the kernel files and checkpatch from $tarball" >&2
-{ grep -v '^#' "$root/tests/kernel-files.txt"; printf '%s\n' scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch; } |
-	sed 's|^|linux-source-6.1/|' | tar -xJf "$tarball" -C "$work" -T -
-repo=$work/linux-source-6.1
-git -C "$repo" init -q -b master
-git -C "$repo" add -A
-git -C "$repo" -c user.name=bench -c user.email=bench@localhost commit -qm base
-echo "bench: generating 20,000 patches" >&2
-python3 "$root/tests/bench/gen-series.py" "$repo" 20000 1
-for n in 200 2000 20000; do
-	git -C "$repo" format-patch -q --stdout "bench~$n..bench" > "$work/series-$n.mbox"
-done
-git -C "$repo" format-patch -q -o "$work/patches" bench~2000..bench
+if [ ! -f "$work/series.complete" ]; then
+	rm -rf "$repo" "$work/patches"
+	echo "bench: extracting the kernel files and checkpatch from $tarball" >&2
+	{ grep -v '^#' "$root/tests/kernel-files.txt"; printf '%s\n' scripts/checkpatch.pl scripts/spelling.txt scripts/const_structs.checkpatch; } |
+		sed 's|^|linux-source-6.1/|' | tar -xJf "$tarball" -C "$work" -T -
+	git -C "$repo" init -q -b master
+	git -C "$repo" add -A
+	git -C "$repo" -c user.name=bench -c user.email=bench@localhost commit -qm base
+	echo "bench: generating 20,000 patches" >&2
+	python3 "$root/tests/bench/gen-series.py" "$repo" 20000 1
+	for n in 200 2000 20000; do
+		git -C "$repo" format-patch -q --stdout "bench~$n..bench" > "$work/series-$n.mbox"
+	done
+	git -C "$repo" format-patch -q -o "$work/patches" bench~2000..bench
+	touch "$work/series.complete"
+fi
 "$khsend" policy list --format=json |
 	python3 -c 'import json, sys; [print(e["string"]) for e in json.load(sys.stdin)["entries"] if "string" in e]' > "$work/strings"
 
