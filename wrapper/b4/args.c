@@ -1,5 +1,6 @@
 /* args: a "b4 send" command line, read as b4 0.12's argparse reads it. */
 #include "b4/args.h"
+#include "lib/i18n.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -41,7 +42,7 @@ b4_args_parse(int argc, const char **argv, struct b4_args *a)
 
 		if (!strcmp(arg, "--policy") || !strcmp(arg, "--allow")) {
 			if (i + 1 >= argc || !*argv[i + 1])
-				die("%s needs a value", arg);
+				die(_("%s needs a value"), arg);
 			strvec_push(arg[2] == 'p' ? &a->policies : &a->allow, argv[++i]);
 			continue;
 		}
@@ -51,6 +52,14 @@ b4_args_parse(int argc, const char **argv, struct b4_args *a)
 		}
 		if (!strcmp(arg, "--boot") || !strcmp(arg, "--no-boot")) {
 			a->boot = arg[2] == 'b';
+			continue;
+		}
+		if (!strcmp(arg, "--lang") || skip_prefix(arg, "--lang=", &v)) {
+			if (!strcmp(arg, "--lang"))
+				v = i + 1 < argc ? argv[++i] : "";
+			if (!*v)
+				die(_("--lang needs a value (a language tag, like ja or zh_CN)"));
+			a->lang = v;
 			continue;
 		}
 		strvec_push(&a->rest, arg);

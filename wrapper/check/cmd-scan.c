@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "khsend.h"
+#include "lib/i18n.h"
 #include "lib/parse-options.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
@@ -43,7 +44,7 @@ scan_file(struct scan *s, const char *rel, const char *abs)
 	if (!ncover)
 		return;
 	if (strbuf_read_file(&buf, abs, MAX_SCAN_BYTES) < 0) {
-		warning("cannot read '%s': %s", abs, strerror(errno));
+		warning(_("cannot read '%s': %s"), abs, strerror(errno));
 		strbuf_release(&buf);
 		return;
 	}
@@ -85,7 +86,7 @@ walk(struct scan *s, struct strbuf *rel, struct strbuf *abs)
 	size_t rlen = rel->len, alen = abs->len;
 
 	if (read_dir_sorted(abs->buf, &names)) {
-		warning("cannot read directory '%s': %s", abs->buf, strerror(errno));
+		warning(_("cannot read directory '%s': %s"), abs->buf, strerror(errno));
 		return;
 	}
 	for (size_t i = 0; i < names.nr; i++) {
@@ -130,7 +131,7 @@ cmd_scan(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, scan_usage, 0);
 	if (argc > 2)
-		usage_msg_opt(scan_usage, options, "give at most one tree");
+		usage_msg_opt(scan_usage, options, _("give at most one tree"));
 	ctx_init(&ctx);
 	ctx_load_policy(&ctx, &policies, NULL);
 	if (argc == 2)
@@ -140,7 +141,7 @@ cmd_scan(int argc, const char **argv)
 	else
 		tree = ".";
 	if (!is_dir(tree)) {
-		error("'%s' is not a directory", tree);
+		error(_("'%s' is not a directory"), tree);
 		ret = EXIT_ERROR;
 		goto out;
 	}
@@ -162,12 +163,13 @@ cmd_scan(int argc, const char **argv)
 			       ctx.policy.v[i]->origin);
 	}
 	if (s.stale) {
-		note("%zu of %zu %s match nowhere", stale, ctx.policy.nr, ctx.policy.nr == 1 ? "entry" : "entries");
+		note(Q_("%zu of %zu entry match nowhere", "%zu of %zu entries match nowhere", ctx.policy.nr),
+		     stale, ctx.policy.nr);
 		ret = stale ? EXIT_FINDING : EXIT_CLEAN;
 	} else {
-		note("%zu of %zu %s found (%zu files read)%s", ctx.policy.nr - stale, ctx.policy.nr,
-		     ctx.policy.nr == 1 ? "entry" : "entries", s.files,
-		     stale ? "; 'khsend scan --stale' lists the others" : "");
+		note(Q_("%zu of %zu entry found (%zu files read)%s", "%zu of %zu entries found (%zu files read)%s",
+			ctx.policy.nr), ctx.policy.nr - stale, ctx.policy.nr, s.files,
+		     stale ? _("; 'khsend scan --stale' lists the others") : "");
 	}
 out:
 	free(s.hits);

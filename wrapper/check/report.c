@@ -4,6 +4,7 @@
  */
 #include "check/report.h"
 #include "lib/color.h"
+#include "lib/i18n.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
@@ -26,10 +27,11 @@ print_sanitized(FILE *fp, const char *prefix, const char *text)
 	free(copy);
 }
 
-void
-report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
+/* Lines of text, each indented (but empty ones), control characters removed. */
+static void
+print_indented(FILE *fp, const char *text, const char *indent)
 {
-	char *copy = xstrdup(e->explain);
+	char *copy = xstrdup(text);
 
 	sanitize_terminal(copy);
 	for (char *line = copy, *nl; line; line = nl) {
@@ -41,35 +43,41 @@ report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
 	free(copy);
 }
 
+void
+report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
+{
+	print_indented(fp, e->explain, indent);
+}
+
 static const char *
 what_to_do(const struct finding *f, enum report_mode mode)
 {
 	if (f->allowed)
-		return "You allowed this change with --allow; it goes out with a note for the reviewers.";
+		return _("You allowed this change with --allow; it goes out with a note for the reviewers.");
 	switch (f->action) {
 	case POLICY_BLOCK:
 		switch (mode) {
 		case REPORT_APPLY:
-			return "This patch should not be applied as it is. 'khsend reply' drafts a kind answer\n"
-			       "    for its author.";
+			return _("This patch should not be applied as it is. 'khsend reply' drafts a kind answer\n"
+				 "    for its author.");
 		case REPORT_COMMIT:
-			return "Please keep this line as it is before you commit; other fixes are welcome.";
+			return _("Please keep this line as it is before you commit; other fixes are welcome.");
 		default:
-			return "Please keep this line as it is and take this change out of your patch.\n"
-			       "    Nothing is sent while it is there. Your other changes are welcome.";
+			return _("Please keep this line as it is, and remove this change from your patch.\n"
+				 "    Nothing is sent while it is there. Your other changes are welcome.");
 		}
 	case POLICY_ANNOTATE:
 		if (mode == REPORT_VALIDATE)
-			return "It may go out with a short note for the reviewers below its '---' line,\n"
-			       "    which git send-email cannot add: please send it with khsend instead\n"
-			       "    (same arguments), which adds the note, or take the change out.";
+			return _("It may go out with a short note for the reviewers below its '---' line,\n"
+				 "    which git send-email cannot add: please send it with khsend instead\n"
+				 "    (same arguments), which adds the note, or remove the change.");
 		if (mode == REPORT_SEND)
-			return "The patch goes out with a short note below its '---' line, so reviewers\n"
-			       "    know you were told. If you did not mean to change it, please take it out.";
-		return "Sending it adds a short note for the reviewers below the '---' line.\n"
-		       "    If you did not mean to change it, please take the change out.";
+			return _("The patch goes out with a short note below its '---' line, so reviewers\n"
+				 "    know you were told. If you did not mean to change it, please remove the change.");
+		return _("Sending it adds a short note for the reviewers below the '---' line.\n"
+			 "    If you did not mean to change it, please remove the change.");
 	case POLICY_WARN:
-		return "This is only a note: the series can still go out as it is.";
+		return _("This is only a note: the series can still go out as it is.");
 	}
 	return "";
 }
@@ -84,13 +92,17 @@ print_finding(FILE *fp, const struct finding *f, enum report_mode mode)
 
 	strbuf_addf(&where, "%s:%d: ", f->file, f->line);
 	sanitize_terminal(where.buf);
-	fprintf(fp, "%s%s%s%s%s%s: %s: %s is changed\n", col(fp, COLOR_BOLD), where.buf,
-		col(fp, COLOR_RESET), col(fp, colour), policy_action_name(f->action), col(fp, COLOR_RESET),
-		f->entry->id, policy_entry_pattern(f->entry, pattern, sizeof(pattern)));
+	fprintf(fp, "%s%s%s%s%s%s: ", col(fp, COLOR_BOLD), where.buf,
+		col(fp, COLOR_RESET), col(fp, colour), policy_action_name(f->action), col(fp, COLOR_RESET));
+	/* TRANSLATORS: a policy entry's id, then its string in quotes or /regex/. */
+	fprintf(fp, _("%s: %s is changed\n"), f->entry->id,
+		policy_entry_pattern(f->entry, pattern, sizeof(pattern)));
 	{
 		struct strbuf in = STRBUF_INIT;
 
-		strbuf_addf(&in, "  in %s", f->patch);
+		strbuf_addstr(&in, "  ");
+		/* TRANSLATORS: the patch file's name. */
+		strbuf_addf(&in, _("in %s"), f->patch);
 		if (f->subject && *f->subject)
 			strbuf_addf(&in, ": %s", f->subject);
 		print_sanitized(fp, "", in.buf);
@@ -102,20 +114,22 @@ print_finding(FILE *fp, const struct finding *f, enum report_mode mode)
 	if (f->added)
 		print_sanitized(fp, "  +", f->added);
 	else
-		fprintf(fp, "  (the line is deleted)\n");
+		fprintf(fp, "  %s\n", _("(the line is deleted)"));
 	fprintf(fp, "%s\n", col(fp, COLOR_RESET));
 	report_explain(fp, f->entry, "    ");
 	fprintf(fp, "\n    %s\n", what_to_do(f, mode));
-	for (size_t i = 0; i < f->entry->see.nr; i++)
-		print_sanitized(fp, i ? "         " : "    See: ", f->entry->see.v[i]);
+	if (f->entry->see.nr) {
+		/* TRANSLATORS: before the links about the joke; the links line up after it. */
+		const char *see = _("See:");
+		char *label = xstrfmt("    %s ", see), *pad = xstrfmt("%*s", (int)(5 + i18n_display_width(see)), "");
+
+		for (size_t i = 0; i < f->entry->see.nr; i++)
+			print_sanitized(fp, i ? pad : label, f->entry->see.v[i]);
+		free(label);
+		free(pad);
+	}
 	fputc('\n', fp);
 	strbuf_release(&where);
-}
-
-static const char *
-plural(size_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
 }
 
 /* A series that changes a repository's policy file: the maintainer should see that change on its own. */
@@ -126,9 +140,11 @@ report_policy_changes(FILE *fp, const struct strvec *changes)
 		const char *tab = strchr(changes->v[i], '\t');
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "khsend: %.*s changes khsend's policy file %s. It was checked with the policy "
-			    "as it was before the series, not with this change; please look at the change "
-			    "to the policy on its own.", (int)(tab - changes->v[i]), changes->v[i], tab + 1);
+		strbuf_addstr(&sb, "khsend: ");
+		/* TRANSLATORS: the patch, then the policy file it changes. */
+		strbuf_addf(&sb, _("%.*s changes khsend's policy file %s. It was checked with the policy "
+				   "as it was before the series, not with this change; please look at the change "
+				   "to the policy on its own."), (int)(tab - changes->v[i]), changes->v[i], tab + 1);
 		print_sanitized(fp, "", sb.buf);
 		strbuf_release(&sb);
 	}
@@ -144,26 +160,32 @@ report_text(FILE *fp, const struct checker *c, enum report_mode mode)
 
 	report_policy_changes(fp, &c->policy_changes);
 	if (!d->nr) {
-		fprintf(fp, "khsend: %zu %s checked, no protected string is changed\n", d->messages,
-			plural(d->messages, "message", "messages"));
+		fputs("khsend: ", fp);
+		fprintf(fp, Q_("%zu message checked, no protected string is changed\n",
+			       "%zu messages checked, no protected string is changed\n", d->messages), d->messages);
 		return;
 	}
-	fprintf(fp, "Thank you for your work on the kernel! Before this goes further, khsend found\n"
-		    "%zu %s to text that the maintainers wrote that way on purpose. Kernel code has\n"
-		    "jokes in it, and a spell checker cannot tell them from typos. Here is what they mean.\n\n",
-		d->nr, plural(d->nr, "change", "changes"));
+	fprintf(fp, Q_("Thank you for your work on the kernel! khsend found %zu change to text that\n"
+		       "the maintainers wrote that way on purpose. Kernel code has jokes in it, and a\n"
+		       "spell checker cannot tell them from typos. Here is what they mean.\n\n",
+		       "Thank you for your work on the kernel! khsend found %zu changes to text that\n"
+		       "the maintainers wrote that way on purpose. Kernel code has jokes in it, and a\n"
+		       "spell checker cannot tell them from typos. Here is what they mean.\n\n", d->nr), d->nr);
 	for (size_t i = 0; i < d->nr; i++)
 		print_finding(fp, &d->findings[i], mode);
-	fprintf(fp, "khsend: %zu %s checked: %zu %s, %zu %s, %zu %s",
-		d->messages, plural(d->messages, "message", "messages"),
-		blocks, plural(blocks, "change blocks", "changes block"),
-		notes, plural(notes, "note for reviewers", "notes for reviewers"),
-		warns, plural(warns, "warning", "warnings"));
+	fputs("khsend: ", fp);
+	fprintf(fp, Q_("%zu message checked", "%zu messages checked", d->messages), d->messages);
+	fputs(": ", fp);
+	fprintf(fp, Q_("%zu change blocks", "%zu changes block", blocks), blocks);
+	fputs(", ", fp);
+	fprintf(fp, Q_("%zu note for reviewers", "%zu notes for reviewers", notes), notes);
+	fputs(", ", fp);
+	fprintf(fp, Q_("%zu warning", "%zu warnings", warns), warns);
 	if ((blocks || (notes && mode == REPORT_VALIDATE)) && (mode == REPORT_SEND || mode == REPORT_VALIDATE))
-		fprintf(fp, "; nothing was sent");
+		fputs(_("; nothing was sent"), fp);
 	fputc('\n', fp);
 	if (blocks)
-		fprintf(fp, "khsend: 'khsend explain ID' tells more about an entry.\n");
+		fprintf(fp, "khsend: %s\n", _("'khsend explain ID' tells more about an entry."));
 }
 
 void

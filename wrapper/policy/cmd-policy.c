@@ -1,5 +1,6 @@
 /* khsend policy check|list and khsend explain: look at the policy itself. */
 #include "khsend.h"
+#include "lib/i18n.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
 #include "check/report.h"
@@ -16,7 +17,7 @@ static const char *const policy_usage[] = {
 };
 
 static const char *const explain_usage[] = {
-	"khsend explain [--policy <file>]... <id>",
+	"khsend explain [--policy <file>]... [--lang <tag>] <id>",
 	NULL,
 };
 
@@ -169,15 +170,18 @@ cmd_explain(int argc, const char **argv)
 	struct khsend_ctx ctx;
 	const struct policy_entry *e;
 	char pattern[1200];
+	const char *lang = NULL;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
+		OPT_STRING(0, "lang", &lang, "tag", "the language of the explanation (khsend.lang)"),
 		OPT_END(),
 	};
 	int ret = EXIT_CLEAN;
 
 	argc = parse_options(argc, argv, options, explain_usage, 0);
+	i18n_setup(lang);
 	if (argc != 2)
-		usage_msg_opt(explain_usage, options, "name one policy entry (see 'khsend policy list')");
+		usage_msg_opt(explain_usage, options, _("name one policy entry (see 'khsend policy list')"));
 	ctx_init(&ctx);
 	ctx_load_policy(&ctx, &policies, NULL);
 	e = policy_find(&ctx.policy, argv[1]);
@@ -188,9 +192,9 @@ cmd_explain(int argc, const char **argv)
 			if (strstr(ctx.policy.v[i]->id, argv[1]) || strstr(argv[1], ctx.policy.v[i]->id))
 				strbuf_addf(&near, "%s%s", near.len ? ", " : "", ctx.policy.v[i]->id);
 		if (near.len)
-			error("no policy entry '%s' (did you mean: %s?)", argv[1], near.buf);
+			error(_("no policy entry '%s' (did you mean: %s?)"), argv[1], near.buf);
 		else
-			error("no policy entry '%s' (see 'khsend policy list')", argv[1]);
+			error(_("no policy entry '%s' (see 'khsend policy list')"), argv[1]);
 		strbuf_release(&near);
 		ret = EXIT_ERROR;
 		goto out;
@@ -203,16 +207,24 @@ cmd_explain(int argc, const char **argv)
 		print_sanitized(stdout, "", head.buf);
 		strbuf_reset(&head);
 		for (size_t k = 0; k < e->paths.nr; k++)
-			strbuf_addf(&head, "%s%s", k ? ", " : "in: ", e->paths.v[k]);
+			strbuf_addf(&head, "%s%s", k ? ", " : _("in: "), e->paths.v[k]);
 		if (e->paths.nr)
 			print_sanitized(stdout, "", head.buf);
 		strbuf_release(&head);
 	}
 	putchar('\n');
 	report_explain(stdout, e, "  ");
-	for (size_t i = 0; i < e->see.nr; i++)
-		print_sanitized(stdout, i ? "     " : "\nsee: ", e->see.v[i]);
-	printf("\ndefined at %s\n", e->origin);
+	for (size_t i = 0; i < e->see.nr; i++) {
+		/* TRANSLATORS: before the links about the joke; the links line up after it. */
+		const char *see = _("see: ");
+		char *label = xstrfmt("\n%s", see), *pad = xstrfmt("%*s", (int)i18n_display_width(see), "");
+
+		print_sanitized(stdout, i ? pad : label, e->see.v[i]);
+		free(label);
+		free(pad);
+	}
+	putchar('\n');
+	printf(_("defined at %s\n"), e->origin);
 out:
 	ctx_release(&ctx);
 	strvec_clear(&policies);

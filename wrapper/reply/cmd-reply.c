@@ -7,6 +7,7 @@
  */
 #include "khsend.h"
 #include "check/check.h"
+#include "lib/i18n.h"
 #include "lib/parse-options.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
@@ -55,12 +56,12 @@ cmd_reply(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, reply_usage, 0);
 	if (argc != 2)
-		usage_msg_opt(reply_usage, options, "name one received mail, mbox or patch file");
+		usage_msg_opt(reply_usage, options, _("name one received mail, mbox or patch file"));
 	input = argv[1];
 	if (!file_exists(input))
-		die_errno("cannot read '%s'", input);
+		die_errno(_("cannot read '%s'"), input);
 	if (output && same_file(output, input))
-		die("-o '%s' is the mail being answered; name another file for the reply", output);
+		die(_("-o '%s' is the mail being answered; name another file for the reply"), output);
 
 	ctx_init(&ctx);
 	ctx_load_policy(&ctx, &policies, NULL);
@@ -79,7 +80,7 @@ cmd_reply(int argc, const char **argv)
 	if (check_series(&ck, &s))
 		goto out;
 	if (!ck.det.nr) {
-		note("no protected string is changed in '%s', so there is nothing to reply to", input);
+		note(_("no protected string is changed in '%s', so there is nothing to reply to"), input);
 		ret = EXIT_FINDING;
 		goto out;
 	}
@@ -106,7 +107,7 @@ cmd_reply(int argc, const char **argv)
 	if (output ? write_file_buf(output, out.buf, out.len) : (fwrite(out.buf, 1, out.len, stdout), 0))
 		goto out;
 	if (replies > 1)
-		note("%zu replies, one for each patch that changes a protected string, as an mbox%s%s%s",
+		note(_("%zu replies, one for each patch that changes a protected string, as an mbox%s%s%s"),
 		     replies, output ? " in '" : "", output ? output : "", output ? "'" : "");
 	ret = EXIT_CLEAN;
 out:
