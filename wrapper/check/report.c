@@ -43,9 +43,29 @@ print_indented(FILE *fp, const char *text, const char *indent)
 	free(copy);
 }
 
+/*
+ * The explanation in the reader's language when the policy has it, marked
+ * with the language's name (and whether a speaker has reviewed it), then
+ * the English text that the maintainers read.  English readers see only
+ * the English, as before.
+ */
 void
 report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
 {
+	const struct policy_text *t = policy_entry_translation(e, i18n_languages());
+
+	if (t) {
+		struct strbuf label = STRBUF_INIT;
+
+		strbuf_addf(&label, "[%s]", i18n_native_name(t->lang));
+		if (!t->reviewed)
+			strbuf_addf(&label, " %s", _("(this translation is not yet reviewed)"));
+		print_indented(fp, label.buf, indent);
+		print_indented(fp, t->text, indent);
+		fputc('\n', fp);
+		print_indented(fp, "[English]", indent);
+		strbuf_release(&label);
+	}
 	print_indented(fp, e->explain, indent);
 }
 

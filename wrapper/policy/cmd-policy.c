@@ -12,7 +12,7 @@
 
 static const char *const policy_usage[] = {
 	"khsend policy check [<file>...]",
-	"khsend policy list [--policy <file>]... [--format=text|json | --ids]",
+	"khsend policy list [--policy <file>]... [--format=text|json | --ids | --languages]",
 	NULL,
 };
 
@@ -80,7 +80,20 @@ list_json(const struct policy *p)
 			strbuf_addstr(&sb, k ? ", " : "");
 			json_add_string(&sb, e->paths.v[k]);
 		}
-		strbuf_addstr(&sb, "], \"origin\": ");
+		strbuf_addstr(&sb, "], \"explain\": {\"en\": ");
+		json_add_string(&sb, e->explain ? e->explain : "");
+		for (size_t k = 0; k < e->translations_nr; k++) {
+			const struct policy_text *t = &e->translations[k];
+
+			strbuf_addstr(&sb, ", ");
+			json_add_string(&sb, t->lang);
+			strbuf_addstr(&sb, ": {\"text\": ");
+			json_add_string(&sb, t->text);
+			strbuf_addf(&sb, ", \"reviewed\": %s, \"reviewed-by\": ", t->reviewed ? "true" : "false");
+			json_add_string_or_null(&sb, t->reviewed_by);
+			strbuf_addch(&sb, '}');
+		}
+		strbuf_addstr(&sb, "}, \"origin\": ");
 		json_add_string(&sb, e->origin);
 		strbuf_addch(&sb, '}');
 	}
@@ -89,17 +102,45 @@ list_json(const struct policy *p)
 	strbuf_release(&sb);
 }
 
+/* For each language: how many entries explain their joke in it, and how many of those a speaker reviewed. */
+static void
+list_languages(const struct policy *p)
+{
+	struct strvec langs = STRVEC_INIT;
+
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t k = 0; k < p->v[i]->translations_nr; k++)
+			if (!strvec_contains(&langs, p->v[i]->translations[k].lang))
+				strvec_push(&langs, p->v[i]->translations[k].lang);
+	strvec_sort(&langs);
+	printf("%-8s %zu %s\n", "en", p->nr, p->nr == 1 ? "entry" : "entries");
+	for (size_t l = 0; l < langs.nr; l++) {
+		size_t have = 0, reviewed = 0;
+
+		for (size_t i = 0; i < p->nr; i++)
+			for (size_t k = 0; k < p->v[i]->translations_nr; k++)
+				if (!strcmp(p->v[i]->translations[k].lang, langs.v[l])) {
+					have++;
+					reviewed += p->v[i]->translations[k].reviewed;
+				}
+		printf("%-8s %zu %s, %zu reviewed  (%s)\n", langs.v[l], have, have == 1 ? "entry" : "entries",
+		       reviewed, i18n_english_name(langs.v[l]));
+	}
+	strvec_clear(&langs);
+}
+
 static int
 policy_list(int argc, const char **argv)
 {
 	struct strvec policies = STRVEC_INIT;
 	const char *format = NULL;
 	struct khsend_ctx ctx;
-	int ids = 0;
+	int ids = 0, languages = 0;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
 		OPT_STRING(0, "format", &format, "text|json", "output format (default: text)"),
 		OPT_BOOL(0, "ids", &ids, "print only the ids, one a line (for scripts and completion)"),
+		OPT_BOOL(0, "languages", &languages, "count the entries explained in each language"),
 		OPT_END(),
 	};
 
@@ -108,6 +149,8 @@ policy_list(int argc, const char **argv)
 		usage_msg_opt(policy_usage, options, "'policy list' takes no arguments");
 	if (ids == 1 && format)
 		usage_msg_opt(policy_usage, options, "--ids and --format cannot be combined");
+	if (languages == 1 && (format || ids == 1))
+		usage_msg_opt(policy_usage, options, "--languages cannot be combined with --ids or --format");
 	if (!format)
 		format = "text";
 	if (strcmp(format, "text") && strcmp(format, "json"))
@@ -117,6 +160,8 @@ policy_list(int argc, const char **argv)
 	if (ids == 1) {
 		for (size_t i = 0; i < ctx.policy.nr; i++)
 			printf("%s\n", ctx.policy.v[i]->id);
+	} else if (languages == 1) {
+		list_languages(&ctx.policy);
 	} else if (!strcmp(format, "json")) {
 		list_json(&ctx.policy);
 	} else {

@@ -318,10 +318,38 @@ has_other_changes(const struct message *m, const struct finding *f, size_t nf)
 	return changed > found;
 }
 
+/*
+ * Below the English that the list reads, the same explanation in the
+ * author's language, marked with the language's names and, until a
+ * speaker has confirmed it, as not yet reviewed.  (No line may start with
+ * "---" or "diff -": git am would take the rest of the mail for a patch.)
+ */
+static void
+add_translation(struct strbuf *body, const struct policy_entry *e, const char *lang)
+{
+	struct strvec langs = STRVEC_INIT;
+	const struct policy_text *t;
+
+	if (!lang)
+		return;
+	strvec_push(&langs, lang);
+	t = policy_entry_translation(e, &langs);
+	strvec_clear(&langs);
+	if (!t) {
+		note(_("the policy has no %s text for '%s'; the reply explains it in English only"),
+		     i18n_english_name(lang), e->id);
+		return;
+	}
+	strbuf_addf(body, "\n[%s / %s%s]\n", i18n_native_name(t->lang), i18n_english_name(t->lang),
+		    t->reviewed ? "" : "; not yet reviewed by a native speaker");
+	strbuf_addstr(body, t->text);
+	strbuf_addch(body, '\n');
+}
+
 /* One entry's part of the reply: the quotes, what changed where, the joke. */
 static void
 explain_entry(struct strbuf *body, const struct message *m, const struct finding *f, size_t nf,
-	      const struct policy_entry *e, struct strvec *quoted)
+	      const struct policy_entry *e, struct strvec *quoted, const char *lang)
 {
 	struct strbuf s = STRBUF_INIT;
 	size_t places = 0;
@@ -346,6 +374,7 @@ explain_entry(struct strbuf *body, const struct message *m, const struct finding
 	strbuf_addch(body, '\n');
 	strbuf_addstr(body, e->explain);
 	strbuf_addch(body, '\n');
+	add_translation(body, e, lang);
 	if (e->see.nr) {
 		strbuf_addstr(body, "\nYou can read more about it here:\n");
 		for (size_t i = 0; i < e->see.nr; i++)
@@ -545,7 +574,7 @@ compose_reply(struct strbuf *out, struct message *mp, const struct finding *f, s
 		for (j = 0; j < i && f[j].entry != f[i].entry; j++)
 			;
 		if (j == i)
-			explain_entry(&body, m, f, nf, f[i].entry, &quoted);
+			explain_entry(&body, m, f, nf, f[i].entry, &quoted, r->lang);
 		blocks |= f[i].action == POLICY_BLOCK;
 	}
 	if (blocks && has_other_changes(m, f, nf))
