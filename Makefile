@@ -22,8 +22,8 @@ MSGMERGE ?= msgmerge
 SAN ?=
 DEVELOPER ?= 1
 
-ifeq ($(shell $(PKG_CONFIG) --exists libgit2 yaml-0.1 && echo yes),)
-$(error libgit2 and libyaml are needed: apt-get install libgit2-dev libyaml-dev pkg-config)
+ifeq ($(shell $(PKG_CONFIG) --exists libgit2 yaml-0.1 libpcre2-8 && echo yes),)
+$(error libgit2, libyaml and PCRE2 are needed: apt-get install libgit2-dev libyaml-dev libpcre2-dev pkg-config)
 endif
 
 ifeq ($(shell command -v $(MSGFMT)),)
@@ -47,16 +47,17 @@ endif
 
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNINGS) $(SANFLAGS) \
-	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1)
+	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1 libpcre2-8)
 override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"' \
 	-DKHSEND_LOCALEDIR='"$(LOCALEDIR)"'
 override LDFLAGS += $(SANFLAGS)
-LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1)
+LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1 libpcre2-8)
 
 # One folder per pipeline stage (wrapper/<stage>/); the guest's init is not part of khsend.
 SRCS := wrapper/khsend.c $(sort $(filter-out wrapper/guest/%,$(wildcard wrapper/*/*.c)))
 
-OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/policy/embedded-policy.o $(OUT)/hook/embedded-hooks.o
+OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/policy/embedded-policy.o $(OUT)/policy/embedded-lexicon.o \
+	$(OUT)/hook/embedded-hooks.o
 PROG := $(OUT)/khsend
 # The guest's /init for khsend boot: static, so the initramfs needs nothing else.
 # Never sanitized (ASan cannot link statically); khsend finds it beside itself.
@@ -90,6 +91,17 @@ $(OUT)/policy/embedded-policy.o: wrapper/policy/embedded-policy.S policy.yaml
 	@mkdir -p $(@D)
 	$(CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/policy/embedded-policy.S
 
+# The word lists, one after another, each after a "%category NAME" line (policy/lexicon.c).
+LEXICON := $(sort $(wildcard tools/lexicon/*.txt))
+$(OUT)/lexicon.txt: $(LEXICON)
+	@mkdir -p $(@D)
+	for f in $(LEXICON); do n=$${f##*/}; printf '%%category %s\n' "$${n%.txt}"; cat "$$f"; echo; done > $@+
+	mv $@+ $@
+
+$(OUT)/policy/embedded-lexicon.o: wrapper/policy/embedded-lexicon.S $(OUT)/lexicon.txt
+	@mkdir -p $(@D)
+	$(CC) -c -DKHSEND_LEXICON_FILE='"$(OUT)/lexicon.txt"' -o $@ wrapper/policy/embedded-lexicon.S
+
 $(OUT)/hook/embedded-hooks.o: wrapper/hook/embedded-hooks.S $(HOOKS)
 	@mkdir -p $(@D)
 	$(CC) -c -o $@ wrapper/hook/embedded-hooks.S
@@ -107,13 +119,13 @@ $(OUT)/locale/%/LC_MESSAGES/khsend.mo: po/%.po
 
 # The messages marked with _(), N_() and Q_() in the sources, for translators.
 XGETTEXT_FLAGS := --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=Q_:1,2 \
-	--add-comments=TRANSLATORS: --package-name=khsend --sort-by-file
+	--add-comments=TRANSLATORS: --package-name=khsend --sort-by-file --no-wrap
 pot:
 	$(XGETTEXT) $(XGETTEXT_FLAGS) -o po/khsend.pot $(SRCS)
 
 # After changing messages: the template again, merged into every translation.
 po: pot
-	for l in $(LINGUAS); do $(MSGMERGE) --quiet --update --backup=none po/$$l.po po/khsend.pot || exit; done
+	for l in $(LINGUAS); do $(MSGMERGE) --quiet --no-wrap --update --backup=none po/$$l.po po/khsend.pot || exit; done
 
 -include $(OBJS:.o=.d)
 
@@ -122,7 +134,8 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
 # The stages the fuzz targets drive, without the commands.
 LIB_SRCS := $(filter-out $(wildcard wrapper/*/cmd-*.c),$(wildcard $(addprefix wrapper/,$(addsuffix /*.c,lib policy series check))))
-FUZZ_OBJS := $(LIB_SRCS:wrapper/%.c=build-fuzz/%.o) build-fuzz/policy/embedded-policy.o
+FUZZ_OBJS := $(LIB_SRCS:wrapper/%.c=build-fuzz/%.o) build-fuzz/policy/embedded-policy.o \
+	build-fuzz/policy/embedded-lexicon.o
 FUZZERS := build-fuzz/policy-fuzz build-fuzz/patch-fuzz
 
 fuzz: $(FUZZERS)
@@ -130,6 +143,10 @@ fuzz: $(FUZZERS)
 build-fuzz/%.o: wrapper/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) -std=gnu11 $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build-fuzz/policy/embedded-lexicon.o: wrapper/policy/embedded-lexicon.S $(OUT)/lexicon.txt
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c -DKHSEND_LEXICON_FILE='"$(OUT)/lexicon.txt"' -o $@ wrapper/policy/embedded-lexicon.S
 
 build-fuzz/policy/embedded-policy.o: wrapper/policy/embedded-policy.S policy.yaml
 	@mkdir -p $(@D)

@@ -49,10 +49,10 @@ EOF
 @test "LANGUAGE=ja: the joke is explained in Japanese first, marked, then in English, with khsend's messages in Japanese" {
 	LC_ALL=C.UTF-8 LANGUAGE=ja run -1 khsend check "$PATCH"
 	assert_line --index 0 'カーネルへの貢献をありがとうございます！ khsend は、メンテナーがわざとそう'
-	assert_line 'kernel/sched/topology.c:1940: block: sched-topology-borken: "arch topology borken" が変更されています'
+	assert_line 'kernel/sched/topology.c:1940: block: sched-topology-borken: 「arch topology borken」が変更されています'
 	read -r label first english en_first < <(line_numbers "$JA_LABEL" "$JA_FIRST" '    [English]' "$EN_FIRST" | xargs)
 	[ "$first" -eq $((label + 1)) ] && [ "$english" -gt "$first" ] && [ "$en_first" -eq $((english + 1)) ]
-	assert_line '    この行は元のままにして、この変更をパッチから取り除いてください。'
+	assert_line "'block' と示された行は元のままにして、その変更をパッチから取り除いて"
 	assert_line 'khsend: 1 通のメッセージを確認しました: 送信を止める変更 1 件, レビュアー向けのメモ 0 件, 警告 0 件'
 }
 
@@ -209,4 +209,56 @@ EOS
 	run bash -c 'cat "$1"/now.pot "$2"/wrapper/reply/compose.c | sed -e "s/^[^\"]*\"//" -e "s/\"[^\"]*$//" |
 		tr "\n" " " | grep -oiF -f <(grep -v "^#" "$2/tests/fixtures/hard-idioms.txt")' _ "$BATS_TEST_TMPDIR" "$ROOT"
 	assert_output ''
+}
+
+@test "a bad explain mapping is reported as file:line:col, and the exit status is 2" {
+	cat > bad.yaml <<'EOF'
+version: 1
+entries:
+  - id: no-english
+    string: "arch topology borken"
+    explain:
+      ja: 冗談です
+  - id: bad-tags
+    string: "histerical raisins"
+    explain:
+      en: a joke on "historical reasons"
+      ../x: nope
+      en_GB: colour
+      zh_CN:
+        reviewed: true
+      ja: ""
+  - id: bad-values
+    string: "Fscking"
+    explain:
+      en: [a, list]
+      ja: [a, list]
+      zh_CN: { text: x, reviewed-by: Li Lei <li@example.org>, colour: red }
+      ko: { text: x }
+      ko: { text: y }
+EOF
+	run -2 --separate-stderr khsend policy check bad.yaml
+	assert_equal "$stderr" "bad.yaml:6:7: 'explain' has no 'en' text (the English text is required, and always shown)
+bad.yaml:11:7: '../x' in 'explain' is not a language tag (write it like en, ja, zh_CN or pt_BR)
+bad.yaml:12:7: 'en_GB' in 'explain': the English text is 'en'
+bad.yaml:14:9: the 'zh_CN' translation has no 'text'
+bad.yaml:15:11: the 'ja' text of 'explain' is empty
+bad.yaml:19:11: 'en' in 'explain' must be text, not a list
+bad.yaml:20:11: the 'ja' translation must be text or a mapping (text, reviewed, reviewed-by), not a list
+bad.yaml:21:63: unknown key 'colour' in the 'zh_CN' translation (known keys: text, reviewed, reviewed-by)
+bad.yaml:21:38: the 'zh_CN' translation names a reviewer, so it needs 'reviewed: true'
+bad.yaml:23:7: duplicate key 'ko' in 'explain' (first at line 22)
+khsend: error: 10 problems found"
+	# The same policy given to check: nothing is checked with half a policy.
+	run -2 --separate-stderr khsend check --lang ja --policy bad.yaml "$PATCH"
+	assert_output ''
+	[[ "$stderr" == "bad.yaml:6:7: 'explain' has no 'en' text"* ]]
+}
+
+@test "every entry of the shipped policy is explained in Simplified Chinese and Japanese" {
+	run -0 khsend policy list --languages
+	n=$(khsend policy list --ids | wc -l)
+	assert_line --index 0 "en       $n entries"
+	assert_line --regexp "^ja       $n entries, [0-9]+ reviewed  \\(Japanese\\)\$"
+	assert_line --regexp "^zh_CN    $n entries, [0-9]+ reviewed  \\(Simplified Chinese\\)\$"
 }
