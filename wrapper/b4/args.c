@@ -54,14 +54,8 @@ b4_args_parse(int argc, const char **argv, struct b4_args *a)
 			a->boot = arg[2] == 'b';
 			continue;
 		}
-		if (!strcmp(arg, "--lang") || skip_prefix(arg, "--lang=", &v)) {
-			if (!strcmp(arg, "--lang"))
-				v = i + 1 < argc ? argv[++i] : "";
-			if (!*v)
-				die(_("--lang needs a value (a language tag, like ja or zh_CN)"));
-			a->lang = v;
+		if (i18n_lang_option(argc, argv, &i, &a->lang))
 			continue;
-		}
 		strvec_push(&a->rest, arg);
 		if (!strcmp(arg, "--"))
 			continue;

@@ -361,3 +361,18 @@ i18n_display_width(const char *s)
 	}
 	return width;
 }
+
+int
+i18n_lang_option(int argc, const char **argv, int *i, const char **lang)
+{
+	const char *arg = argv[*i], *v = NULL;
+
+	if (!strcmp(arg, "--lang"))
+		v = *i + 1 < argc ? argv[++*i] : "";
+	else if (!skip_prefix(arg, "--lang=", &v))
+		return 0;
+	if (!*v)
+		die(_("--lang needs a value (a language tag, like ja or zh_CN)"));
+	*lang = v;
+	return 1;
+}

@@ -49,6 +49,12 @@ const struct strvec *i18n_languages(void);
  * English.  Not a tag at all: exit 2.
  */
 char *i18n_parse_tag(const char *tag, const char *where);
+/*
+ * For a command that reads its own command line: is argv[*i] "--lang TAG"
+ * or "--lang=TAG"?  Then *lang is the tag, *i is past it, and 1 is
+ * returned; an empty tag dies.
+ */
+int i18n_lang_option(int argc, const char **argv, int *i, const char **lang);
 
 /* Is `tag` a language tag: "ja", "zh_CN", "pt_BR", "sr@latin", "sr_RS@latin". */
 int i18n_tag_valid(const char *tag);

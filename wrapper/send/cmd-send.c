@@ -73,14 +73,8 @@ send_take_options(int argc, const char **argv, struct send_options *so, struct s
 			so->boot = a[2] == 'b';
 			continue;
 		}
-		if (!strcmp(a, "--lang") || skip_prefix(a, "--lang=", &v)) {
-			if (!strcmp(a, "--lang"))
-				v = i + 1 < argc ? argv[++i] : "";
-			if (!*v)
-				die(_("--lang needs a value (a language tag, like ja or zh_CN)"));
-			so->lang = v;
+		if (i18n_lang_option(argc, argv, &i, &so->lang))
 			continue;
-		}
 		words = sendemail_option_words(argv, (size_t)argc, (size_t)i);
 		strvec_push(rest, a);
 		if (words == 2)
