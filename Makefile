@@ -9,17 +9,25 @@ BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/khsend
 LIBEXECDIR ?= $(PREFIX)/lib/khsend
 MANDIR ?= $(PREFIX)/share/man
+LOCALEDIR ?= $(PREFIX)/share/locale
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 INSTALL ?= install
 BATS ?= bats
+MSGFMT ?= msgfmt
+XGETTEXT ?= xgettext
+MSGMERGE ?= msgmerge
 SAN ?=
 DEVELOPER ?= 1
 
 ifeq ($(shell $(PKG_CONFIG) --exists libgit2 yaml-0.1 libpcre2-8 && echo yes),)
 $(error libgit2, libyaml and PCRE2 are needed: apt-get install libgit2-dev libyaml-dev libpcre2-dev pkg-config)
+endif
+
+ifeq ($(shell command -v $(MSGFMT)),)
+$(error gettext is needed for the message catalogues: apt-get install gettext)
 endif
 
 ifeq ($(SAN),)
@@ -40,7 +48,8 @@ endif
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNINGS) $(SANFLAGS) \
 	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1 libpcre2-8)
-override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"'
+override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"' \
+	-DKHSEND_LOCALEDIR='"$(LOCALEDIR)"'
 override LDFLAGS += $(SANFLAGS)
 LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1 libpcre2-8)
 
@@ -64,8 +73,12 @@ DATA_FILES := data/boot.config
 LIBEXEC_FILES := $(BOOT_INIT)
 # The man pages name the installed paths, not the defaults they are written with.
 MAN_OUT := $(MANPAGES:doc/%=$(OUT)/man/%)
+# khsend's messages in other languages: po/<lang>.po for each line of po/LINGUAS,
+# built into $(OUT)/locale/, where the khsend beside it finds them.
+LINGUAS := $(shell sed -e 's/\#.*//' po/LINGUAS)
+MO_FILES := $(LINGUAS:%=$(OUT)/locale/%/LC_MESSAGES/khsend.mo)
 
-all: $(PROG) $(BOOT_INIT) $(MAN_OUT)
+all: $(PROG) $(BOOT_INIT) $(MAN_OUT) $(MO_FILES)
 
 $(PROG): $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LDLIBS)
@@ -98,6 +111,21 @@ $(BOOT_INIT): wrapper/guest/boot-init.c | $(OUT)
 
 $(OUT):
 	mkdir -p $@
+
+# msgfmt --check: the header, and format strings that match the English ones.
+$(OUT)/locale/%/LC_MESSAGES/khsend.mo: po/%.po
+	@mkdir -p $(@D)
+	$(MSGFMT) --check -o $@ $<
+
+# The messages marked with _(), N_() and Q_() in the sources, for translators.
+XGETTEXT_FLAGS := --from-code=UTF-8 --language=C --keyword=_ --keyword=N_ --keyword=Q_:1,2 \
+	--add-comments=TRANSLATORS: --package-name=khsend --sort-by-file --no-wrap
+pot:
+	$(XGETTEXT) $(XGETTEXT_FLAGS) -o po/khsend.pot $(SRCS)
+
+# After changing messages: the template again, merged into every translation.
+po: pot
+	for l in $(LINGUAS); do $(MSGMERGE) --quiet --no-wrap --update --backup=none po/$$l.po po/khsend.pot || exit; done
 
 -include $(OBJS:.o=.d)
 
@@ -135,7 +163,7 @@ build-fuzz:
 # DATADIR and LIBEXECDIR are compiled in: "make" then "make PREFIX=/usr install"
 # must rebuild, or the installed binary would look for its policy in the wrong place.
 $(OUT)/paths.stamp: FORCE | $(OUT)
-	@echo '$(DATADIR) $(LIBEXECDIR)' | cmp -s - $@ || echo '$(DATADIR) $(LIBEXECDIR)' > $@
+	@echo '$(DATADIR) $(LIBEXECDIR) $(LOCALEDIR)' | cmp -s - $@ || echo '$(DATADIR) $(LIBEXECDIR) $(LOCALEDIR)' > $@
 $(OBJS): $(OUT)/paths.stamp
 
 $(OUT)/man/%: doc/% $(OUT)/paths.stamp
@@ -159,6 +187,10 @@ endif
 	$(INSTALL) -m 644 $(OUT)/man/khsend.1 "$(DESTDIR)$(MANDIR)/man1/khsend.1"
 	$(INSTALL) -m 644 $(OUT)/man/khsend-policy.5 "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5"
 	$(INSTALL) -m 644 $(COMPLETION) "$(DESTDIR)$(BASHCOMPDIR)/khsend"
+	for l in $(LINGUAS); do \
+		$(INSTALL) -d -m 755 "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES" && \
+		$(INSTALL) -m 644 "$(OUT)/locale/$$l/LC_MESSAGES/khsend.mo" "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/" || exit; \
+	done
 
 # The mirror of install: the same files, then the directories that are khsend's own.
 uninstall:
@@ -167,7 +199,8 @@ uninstall:
 		$(foreach f,$(HOOKS),"$(DESTDIR)$(DATADIR)/hooks/$(notdir $(f))") \
 		$(foreach f,$(LIBEXEC_FILES),"$(DESTDIR)$(LIBEXECDIR)/$(notdir $(f))") \
 		"$(DESTDIR)$(MANDIR)/man1/khsend.1" "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5" \
-		"$(DESTDIR)$(BASHCOMPDIR)/khsend"
+		"$(DESTDIR)$(BASHCOMPDIR)/khsend" \
+		$(foreach l,$(LINGUAS),"$(DESTDIR)$(LOCALEDIR)/$(l)/LC_MESSAGES/khsend.mo")
 	for d in "$(DESTDIR)$(DATADIR)/hooks" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(LIBEXECDIR)"; do \
 		if [ -d "$$d" ]; then rmdir "$$d" 2>/dev/null || echo "not removed, not empty: $$d"; fi; \
 	done
@@ -197,7 +230,7 @@ ci:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check ci clean compat demo fuzz install uninstall FORCE
+.PHONY: all check ci clean compat demo fuzz install uninstall po pot FORCE
 
 # Benchmarks are not part of the suite: speed goals live here, not in timed tests.
 bench: $(PROG) bench-send

@@ -434,3 +434,46 @@ EOF
 QUOTE
 )"
 }
+
+@test "--lang ja: the English explanation, then the Japanese one below it, marked; git mailinfo reads it as UTF-8" {
+	"$KHSEND" reply "$EXAMPLE" >english.txt
+	run --separate-stderr "$KHSEND" reply --lang ja "$EXAMPLE"
+	assert_success
+	[ -z "$stderr" ]
+	printf '%s\n' "$output" >reply.txt
+	run headers_of reply.txt
+	assert_line 'MIME-Version: 1.0'
+	assert_line 'Content-Type: text/plain; charset=UTF-8'
+	assert_line 'Content-Transfer-Encoding: 8bit'
+	run git mailinfo -k msg patch <reply.txt
+	assert_success
+	assert_line 'Subject: Re: [PATCH 1/1] sched/topology: Fix a spelling mistake in error message'
+	[ ! -s patch ]
+	# mailinfo hands over the body as it is: UTF-8 that iconv reads, both languages in it.
+	iconv -f UTF-8 -t UTF-8 msg >/dev/null
+	en=$(grep -n '^"borken" is not a typo' msg | cut -d: -f1)
+	label=$(grep -nxF '[日本語 / Japanese; not yet reviewed by a native speaker]' msg | cut -d: -f1)
+	ja=$(grep -n '^「borken」はタイプミスではありません。' msg | cut -d: -f1)
+	see=$(grep -n '^You can read more about it here:' msg | cut -d: -f1)
+	[ "$en" -lt "$label" ] && [ "$ja" -eq $((label + 1)) ] && [ "$ja" -lt "$see" ]
+	# Everything else is the English reply, line for line.
+	diff <(body_of english.txt) <(body_of reply.txt | sed '/^\[日本語/,/^$/d')
+	run git mailinfo -k msg patch <english.txt
+	assert_success
+	# The headers differ in the transfer encoding only.
+	diff <(headers_of english.txt | sed 's/^Content-Transfer-Encoding: 7bit$/Content-Transfer-Encoding: 8bit/') \
+		<(headers_of reply.txt)
+}
+
+@test "--lang with no text in that language, or an unknown tag: the English reply, and a note" {
+	"$KHSEND" reply "$EXAMPLE" >english.txt
+	for tag in ko tlh; do
+		run --separate-stderr "$KHSEND" reply --lang "$tag" "$EXAMPLE"
+		assert_success
+		[ "$output" = "$(cat english.txt)" ]
+		[[ "$stderr" == *"has no "*" text for 'sched-topology-borken'; the reply explains it in English only"* ]]
+	done
+	run -2 --separate-stderr "$KHSEND" reply --lang '../x' "$EXAMPLE"
+	assert_output ''
+	[[ "$stderr" == *"--lang '../x' is not a language tag"* ]]
+}

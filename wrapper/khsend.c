@@ -10,6 +10,7 @@
 #include "khsend.h"
 #include "lib/color.h"
 #include "lib/config.h"
+#include "lib/i18n.h"
 #include "lib/lg2.h"
 #include "lib/repo.h"
 #include "lib/path.h"
@@ -48,6 +49,8 @@ void
 ctx_init(struct khsend_ctx *ctx)
 {
 	config_prefetch();
+	/* The reader's language, unless the command settled it from --lang. */
+	i18n_setup(NULL);
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->policy = (struct policy)POLICY_INIT;
 	ctx->repo = repo_discover();
@@ -63,10 +66,10 @@ ctx_load_policy(struct khsend_ctx *ctx, const struct strvec *files, const char *
 	ctx->policy_loaded = 1;
 	problems = policy_load(&ctx->policy, files, ctx->repo, base);
 	if (problems)
-		die("the policy has %d %s (see above); nothing was checked", problems,
-		    problems == 1 ? "problem" : "problems");
+		die(Q_("the policy has %d problem (see above); nothing was checked",
+		       "the policy has %d problems (see above); nothing was checked", problems), problems);
 	if (!ctx->policy.files.nr)
-		warning("no policy file was found, so nothing is protected");
+		warning(_("no policy file was found, so nothing is protected"));
 }
 
 void
@@ -115,9 +118,9 @@ ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow)
 		const struct policy_entry *e = policy_find(&ctx->policy, allow->v[i]);
 
 		if (!e)
-			die("--allow %s: there is no policy entry with that id", allow->v[i]);
+			die(_("--allow %s: there is no policy entry with that id"), allow->v[i]);
 		if (!e->allow_override)
-			die("--allow %s: this entry cannot be overridden (its policy says so, at %s)",
+			die(_("--allow %s: this entry cannot be overridden (its policy says so, at %s)"),
 			    allow->v[i], e->origin);
 	}
 }
@@ -132,7 +135,7 @@ khsend_self_path(void)
 		return path;
 	n = readlink("/proc/self/exe", path, sizeof(path) - 1);
 	if (n <= 0)
-		die_errno("cannot find where this khsend is (/proc/self/exe)");
+		die_errno(_("cannot find where this khsend is (/proc/self/exe)"));
 	path[n] = '\0';
 	return path;
 }
@@ -176,7 +179,7 @@ take_color_options(int argc, const char **argv)
 			color_set_mode(COLOR_NEVER);
 		} else if (skip_prefix(argv[i], "--color=", &v)) {
 			if ((mode = color_parse_mode(v)) < 0)
-				die("--color=%s: expected auto, always or never", v);
+				die(_("--color=%s: expected auto, always or never"), v);
 			color_set_mode((enum color_mode)mode);
 		} else {
 			argv[out++] = argv[i];
@@ -210,6 +213,7 @@ main(int argc, const char **argv)
 	const struct command *c;
 	int ret;
 
+	i18n_init();
 	argc = take_color_options(argc, argv);
 	if (argc < 2) {
 		print_help(stderr);
@@ -234,7 +238,7 @@ main(int argc, const char **argv)
 	 * option, file or revision is most likely a mistyped command.
 	 */
 	if (!c->name && argv[1][0] != '-' && !file_exists(argv[1]) && !names_revisions(argv[1])) {
-		error("'%s' is not a khsend command (see 'khsend --help')", argv[1]);
+		error(_("'%s' is not a khsend command (see 'khsend --help')"), argv[1]);
 		ret = EXIT_ERROR;
 	} else if (!c->name)
 		ret = close_stdout(cmd_send(argc, argv));

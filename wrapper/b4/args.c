@@ -1,5 +1,6 @@
 /* args: a "b4 send" command line, read as b4 0.12's argparse reads it. */
 #include "b4/args.h"
+#include "lib/i18n.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -41,7 +42,7 @@ b4_args_parse(int argc, const char **argv, struct b4_args *a)
 
 		if (!strcmp(arg, "--policy") || !strcmp(arg, "--allow")) {
 			if (i + 1 >= argc || !*argv[i + 1])
-				die("%s needs a value", arg);
+				die(_("%s needs a value"), arg);
 			strvec_push(arg[2] == 'p' ? &a->policies : &a->allow, argv[++i]);
 			continue;
 		}
@@ -53,6 +54,8 @@ b4_args_parse(int argc, const char **argv, struct b4_args *a)
 			a->boot = arg[2] == 'b';
 			continue;
 		}
+		if (i18n_lang_option(argc, argv, &i, &a->lang))
+			continue;
 		strvec_push(&a->rest, arg);
 		if (!strcmp(arg, "--"))
 			continue;

@@ -11,13 +11,14 @@
 struct b4_args {
 	struct strvec policies, allow, rest;
 	int boot;
+	const char *lang;	/* --lang, or NULL */
 	int dry_run;		/* -d/--dry-run or -o/--output-dir: b4 sends nothing */
 	int no_sign;
 	int web_auth;
 	int help;
 };
 
-#define B4_ARGS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, -1, 0, 0, 0, 0 }
+#define B4_ARGS_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, -1, NULL, 0, 0, 0, 0 }
 
 void b4_args_parse(int argc, const char **argv, struct b4_args *a);
 void b4_args_release(struct b4_args *a);

@@ -32,6 +32,7 @@
 #include "check/check.h"
 #include "check/report.h"
 #include "lib/config.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/run-command.h"
 #include "lib/strbuf.h"
@@ -66,7 +67,7 @@ list_preview(const char *dir, struct strvec *files)
 	struct strvec names = STRVEC_INIT;
 
 	if (read_dir_sorted(dir, &names))
-		return error_errno("b4 wrote no messages into '%s'", dir);
+		return error_errno(_("b4 wrote no messages into '%s'"), dir);
 	for (size_t i = 0; i < names.nr; i++)
 		if (ends_with(names.v[i], ".eml"))
 			strvec_pushf(files, "%s/%s", dir, names.v[i]);
@@ -113,11 +114,14 @@ cmd_b4(int argc, const char **argv)
 	int signing, rc, ret = EXIT_ERROR;
 
 	b4_args_parse(argc, argv, &a);
+	i18n_setup(a.lang);
 	if (a.help) {
-		printf("usage: khsend b4 [--policy <file>]... [--allow <id>]... [--[no-]boot] [b4 send options]\n\n"
+		printf("usage: khsend b4 [--policy <file>]... [--allow <id>]... [--[no-]boot] [--lang <tag>]\n"
+		       "                 [b4 send options]\n\n"
 		       "    --policy <file>           use exactly these policy files, in order\n"
 		       "    --allow <id>              send a change to this (allow-override) entry, with a note\n"
-		       "    --[no-]boot               boot the series in QEMU before sending (khsend.boot)\n\n"
+		       "    --[no-]boot               boot the series in QEMU before sending (khsend.boot)\n"
+		       "    --lang <tag>              the language of the explanations and messages (khsend.lang)\n\n"
 		       "The other options go to b4 send: see 'b4 send -h'.\n");
 		ret = EXIT_CLEAN;
 		goto out_early;
@@ -135,25 +139,25 @@ cmd_b4(int argc, const char **argv)
 	server = b4_smtpserver(identity);
 	if (!a.dry_run) {
 		if (!server)
-			die("sendemail.smtpserver is not set, so b4 would send through its web endpoint or an "
-			    "SMTP server on localhost, which khsend cannot vouch for; set it to a "
-			    "sendmail-compatible program (for example msmtp or /usr/sbin/sendmail)");
+			die(_("sendemail.smtpserver is not set, so b4 would send through its web endpoint or an "
+			      "SMTP server on localhost, which khsend cannot vouch for; set it to a "
+			      "sendmail-compatible program (for example msmtp or /usr/sbin/sendmail)"));
 		if (!strchr(server, '/'))
-			die("sendemail.smtpserver is '%s', a network SMTP server, which b4 0.12 reaches "
-			    "with Python's smtplib; khsend can only vouch for what goes out through a "
-			    "program (set sendemail.smtpserver to msmtp or another sendmail-compatible "
-			    "program that talks to the server), or send with khsend (git send-email)",
+			die(_("sendemail.smtpserver is '%s', a network SMTP server, which b4 0.12 reaches "
+			      "with Python's smtplib; khsend can only vouch for what goes out through a "
+			      "program (set sendemail.smtpserver to msmtp or another sendmail-compatible "
+			      "program that talks to the server), or send with khsend (git send-email)"),
 			    server);
 		if (b4_transport_argv(server, &transport))
-			die("cannot split sendemail.smtpserver '%s' into a command as b4 does", server);
+			die(_("cannot split sendemail.smtpserver '%s' into a command as b4 does"), server);
 	}
 	signing = !a.no_sign && !truthy(config_get("b4.send-no-patatt-sign"));
 
 	/* b4's transport is khsend's, in both runs (so the preview never picks the web endpoint). */
 	shim = transport_shim_command();
 	if (strchr(shim, '$'))
-		die("khsend is installed in '%s'; b4 expands '$' in sendemail.smtpserver, so khsend "
-		    "cannot hand b4 its path (install it somewhere without a '$')", khsend_self_path());
+		die(_("khsend is installed in '%s'; b4 expands '$' in sendemail.smtpserver, so khsend "
+		      "cannot hand b4 its path (install it somewhere without a '$')"), khsend_self_path());
 	config_env_init(&cfg, &env, &undo);
 	config_env_add(&cfg, "sendemail.smtpserver", shim);
 	if (identity) {
@@ -171,7 +175,7 @@ cmd_b4(int argc, const char **argv)
 	rc = run_b4(&preview_args, &env, 1, &log);
 	if (rc) {
 		fwrite(log.buf, 1, log.len, stderr);
-		error("'b4 send -o' could not prepare the series (it %s); nothing was sent",
+		error(_("'b4 send -o' could not prepare the series (it %s); nothing was sent"),
 		      rc < 0 ? "could not be run" : "failed");
 		goto out;
 	}
@@ -179,7 +183,7 @@ cmd_b4(int argc, const char **argv)
 		goto out;
 	if (!files.nr) {
 		fwrite(log.buf, 1, log.len, stderr);
-		error("b4 has no messages to send on this branch; nothing was sent");
+		error(_("b4 has no messages to send on this branch; nothing was sent"));
 		goto out;
 	}
 	for (size_t i = 0; i < files.nr; i++) {
@@ -195,10 +199,10 @@ cmd_b4(int argc, const char **argv)
 	if ((ret = outgoing_check(&o, &s, 1)) != EXIT_CLEAN)
 		goto out;
 	if (detector_count(&o.ck.det, POLICY_ANNOTATE) && signing && !a.dry_run) {
-		error("this series needs a note for the reviewers below a '---' line, and b4 signs "
-		      "each message (patatt) before khsend could add it: a note added afterwards would "
-		      "break the signature. Send it with --no-sign (the note is then added), or take "
-		      "the change out; nothing was sent");
+		error(_("this series needs a note for the reviewers below a '---' line, and b4 signs "
+		        "each message (patatt) before khsend could add it: a note added afterwards would "
+		        "break the signature. Send it with --no-sign (the note is then added), or remove "
+		        "the change; nothing was sent"));
 		ret = EXIT_FINDING;
 		goto out;
 	}
@@ -217,8 +221,8 @@ cmd_b4(int argc, const char **argv)
 		for (size_t i = 1; i <= held; i++)
 			sent += spool_was_sent(&o.spool, i);
 		if (!rc && sent != s.nr) {
-			error("b4 handed khsend %zu of the %zu checked messages and says it is done; "
-			      "khsend sent %zu of them (b4 may have rerolled the branch all the same)",
+			error(_("b4 handed khsend %zu of the %zu checked messages and says it is done; "
+			        "khsend sent %zu of them (b4 may have rerolled the branch all the same)"),
 			      held, s.nr, sent);
 			ret = EXIT_ERROR;
 			goto out;

@@ -4,6 +4,7 @@
 #include "series/mail.h"
 #include "series/message.h"
 #include "series/series.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/usage.h"
 
@@ -248,8 +249,8 @@ check_plain(const struct strbuf *raw, const char *name, size_t *body, int *eight
 	mail_headers_release(&h);
 	if (!why)
 		return 0;
-	error("cannot add khsend's note for the reviewers to '%s': it is %s, and khsend does not "
-	      "re-encode mails (send it 8bit, as git format-patch writes it, or take the change out)",
+	error(_("cannot add khsend's note for the reviewers to '%s': it is %s, and khsend does not "
+	        "re-encode mails (send it 8bit, as git format-patch writes it, or remove the change)"),
 	      name, why);
 	free(why);
 	return -1;
@@ -270,7 +271,7 @@ annotate_patch(struct strbuf *raw, const char *name, const struct finding *const
 		if (is_patch_break(p, mail_line_len(p, end)))
 			break;
 	if (p >= end)
-		return error("cannot add khsend's note to '%s': there is no patch in it", name);
+		return error(_("cannot add khsend's note to '%s': there is no patch in it"), name);
 	brk = (size_t)(p - raw->buf);
 	if (is_separator(p, mail_line_len(p, end))) {
 		/* The separator: the note goes right below it, replacing an older one. */

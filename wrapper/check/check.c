@@ -3,6 +3,7 @@
 #include "check/check.h"
 #include "check/result.h"
 #include "lib/config.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/usage.h"
 #include "policy/lexicon.h"
@@ -96,7 +97,7 @@ with_lexicon(struct checker *c, const struct policy *policy)
 	if (config_get_bool("khsend.lexicon", &on) < 0 || !on)
 		return policy;
 	if (lexicon_load(&c->lexicon, getenv("KHSEND_LEXICON"))) {
-		warning("the lexicon could not be read: no warnings for words it lists");
+		warning(_("the lexicon could not be read: no warnings for words it lists"));
 		policy_release(&c->lexicon);
 		return policy;
 	}
@@ -191,7 +192,7 @@ checker_set_origin(struct checker *c, const char *origin, const char *tip)
 			  origin, tip, NULL);
 	if (rc) {
 		strbuf_release(&out);
-		return error("git diff-tree cannot compare %s with %s", origin, tip);
+		return error(_("git diff-tree cannot compare %s with %s"), origin, tip);
 	}
 	for (const char *p = out.buf, *end = out.buf + out.len; p < end;) {
 		/* "R<score>\0<old>\0<new>\0" */
@@ -431,9 +432,9 @@ checker_finish(struct checker *c)
 	if (c->refusals.nr && !c->result_done) {
 		for (size_t i = 0; i < c->refusals.nr; i++)
 			error("%s", c->refusals.v[i]);
-		return error("khsend refuses what it cannot judge; apply the series in your kernel tree "
-			     "(its base must be there) so khsend can check the result, or send the change "
-			     "as a text patch");
+		return error(_("khsend refuses what it cannot judge; apply the series in your kernel tree "
+			       "(its base must be there) so khsend can check the result, or send the change "
+			       "as a text patch"));
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "khsend.h"
 #include "check/check.h"
 #include "check/report.h"
+#include "lib/i18n.h"
 #include "lib/parse-options.h"
 #include "lib/usage.h"
 #include "series/series.h"
@@ -15,7 +16,8 @@
 #include <string.h>
 
 static const char *const check_usage[] = {
-	"khsend check [-q] [--policy <file>]... [--format=text|json] <patch|directory|mbox|revisions|->...",
+	"khsend check [-q] [--policy <file>]... [--format=text|json] [--lang <tag>]\n"
+	"             <patch|directory|mbox|revisions|->...",
 	NULL,
 };
 
@@ -55,7 +57,7 @@ cmd_check(int argc, const char **argv)
 	struct series_options sopts = { NULL, -1, NULL, NULL };
 	struct khsend_ctx ctx;
 	struct check_run run;
-	const char *format = "text";
+	const char *format = "text", *lang = NULL;
 	int format_patch = -1, quiet = 0, ret;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
@@ -63,15 +65,17 @@ cmd_check(int argc, const char **argv)
 		OPT_BOOL('q', "quiet", &quiet, "print nothing when nothing is found"),
 		OPT_BOOL(0, "format-patch", &format_patch,
 			 "a name that is both a file and a revision means the revision"),
+		OPT_STRING(0, "lang", &lang, "tag", "the language of the explanations and messages (khsend.lang)"),
 		OPT_END(),
 	};
 
 	/* Unknown options go to git format-patch with the revisions (-3, --root, -v2 ...). */
 	argc = parse_options(argc, argv, options, check_usage, PARSE_OPT_KEEP_DASHDASH | PARSE_OPT_KEEP_UNKNOWN);
+	i18n_setup(lang);
 	if (strcmp(format, "text") && strcmp(format, "json"))
-		usage_msg_opt(check_usage, options, "--format=%s: expected text or json", format);
+		usage_msg_opt(check_usage, options, _("--format=%s: expected text or json"), format);
 	if (argc < 2)
-		usage_msg_opt(check_usage, options, "name the patches to check");
+		usage_msg_opt(check_usage, options, _("name the patches to check"));
 	for (int i = 1; i < argc; i++)
 		strvec_push(&inputs, argv[i]);
 

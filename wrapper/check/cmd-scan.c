@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "khsend.h"
+#include "lib/i18n.h"
 #include "lib/parse-options.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
@@ -116,7 +117,7 @@ scan_file(struct scan *s, const char *rel, const char *abs)
 	if (!any)
 		return;
 	if (strbuf_read_file(&buf, abs, MAX_SCAN_BYTES) < 0) {
-		warning("cannot read '%s': %s", abs, strerror(errno));
+		warning(_("cannot read '%s': %s"), abs, strerror(errno));
 		strbuf_release(&buf);
 		return;
 	}
@@ -178,7 +179,7 @@ walk(struct scan *s, struct strbuf *rel, struct strbuf *abs)
 	size_t rlen = rel->len, alen = abs->len;
 
 	if (read_dir_sorted(abs->buf, &names)) {
-		warning("cannot read directory '%s': %s", abs->buf, strerror(errno));
+		warning(_("cannot read directory '%s': %s"), abs->buf, strerror(errno));
 		return;
 	}
 	for (size_t i = 0; i < names.nr; i++) {
@@ -337,9 +338,9 @@ cmd_scan(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, scan_usage, 0);
 	if (argc > 2)
-		usage_msg_opt(scan_usage, options, "give at most one tree");
+		usage_msg_opt(scan_usage, options, _("give at most one tree"));
 	if (only_stale == 1 && suggest == 1)
-		usage_msg_opt(scan_usage, options, "--stale and --suggest do not go together");
+		usage_msg_opt(scan_usage, options, _("--stale and --suggest do not go together"));
 	ctx_init(&ctx);
 	ctx_load_policy(&ctx, &policies, NULL);
 	if (argc == 2)
@@ -349,7 +350,7 @@ cmd_scan(int argc, const char **argv)
 	else
 		tree = ".";
 	if (!is_dir(tree)) {
-		error("'%s' is not a directory", tree);
+		error(_("'%s' is not a directory"), tree);
 		ret = EXIT_ERROR;
 		goto out;
 	}
@@ -376,8 +377,8 @@ cmd_scan(int argc, const char **argv)
 
 	if (s.known) {
 		print_suggestions(&s, tree);
-		note("%zu %s to review (%zu files read)", s.nsugg, s.nsugg == 1 ? "suggestion" : "suggestions",
-		     s.files);
+		note(Q_("%zu suggestion to review (%zu files read)", "%zu suggestions to review (%zu files read)",
+			s.nsugg), s.nsugg, s.files);
 		goto out;
 	}
 	for (size_t i = 0; i < ctx.policy.nr; i++) {
@@ -389,12 +390,13 @@ cmd_scan(int argc, const char **argv)
 			       ctx.policy.v[i]->origin);
 	}
 	if (s.stale) {
-		note("%zu of %zu %s match nowhere", stale, ctx.policy.nr, ctx.policy.nr == 1 ? "entry" : "entries");
+		note(Q_("%zu of %zu entry match nowhere", "%zu of %zu entries match nowhere", ctx.policy.nr),
+		     stale, ctx.policy.nr);
 		ret = stale ? EXIT_FINDING : EXIT_CLEAN;
 	} else {
-		note("%zu of %zu %s found (%zu files read)%s", ctx.policy.nr - stale, ctx.policy.nr,
-		     ctx.policy.nr == 1 ? "entry" : "entries", s.files,
-		     stale ? "; 'khsend scan --stale' lists the others" : "");
+		note(Q_("%zu of %zu entry found (%zu files read)%s", "%zu of %zu entries found (%zu files read)%s",
+			ctx.policy.nr), ctx.policy.nr - stale, ctx.policy.nr, s.files,
+		     stale ? _("; 'khsend scan --stale' lists the others") : "");
 	}
 out:
 	scan_release(&s);

@@ -4,6 +4,7 @@
  */
 #include "check/report.h"
 #include "lib/color.h"
+#include "lib/i18n.h"
 #include "lib/json.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
@@ -26,10 +27,11 @@ print_sanitized(FILE *fp, const char *prefix, const char *text)
 	free(copy);
 }
 
-void
-report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
+/* Lines of text, each indented (but empty ones), control characters removed. */
+static void
+print_indented(FILE *fp, const char *text, const char *indent)
 {
-	char *copy = xstrdup(e->explain);
+	char *copy = xstrdup(text);
 
 	sanitize_terminal(copy);
 	for (char *line = copy, *nl; line; line = nl) {
@@ -41,39 +43,65 @@ report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
 	free(copy);
 }
 
+/*
+ * The explanation in the reader's language when the policy has it, marked
+ * with the language's name (and whether a speaker has reviewed it), then
+ * the English text that the maintainers read.  English readers see only
+ * the English, as before.
+ */
+void
+report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
+{
+	const struct policy_text *t = policy_entry_translation(e, i18n_languages());
+
+	if (t) {
+		struct strbuf label = STRBUF_INIT;
+
+		strbuf_addf(&label, "[%s]", i18n_native_name(t->lang));
+		if (!t->reviewed)
+			strbuf_addf(&label, " %s", _("(this translation is not yet reviewed)"));
+		print_indented(fp, label.buf, indent);
+		print_indented(fp, t->text, indent);
+		fputc('\n', fp);
+		print_indented(fp, "[English]", indent);
+		strbuf_release(&label);
+	}
+	print_indented(fp, e->explain, indent);
+}
+
 /* What to do about the findings of one action, said once for the series. */
 static const char *
 what_to_do(enum policy_action action, int allowed, enum report_mode mode)
 {
 	if (allowed)
-		return "You allowed a change with --allow; it goes out with a note for the reviewers.";
+		return _("You allowed a change with --allow; it goes out with a note for the reviewers.");
 	switch (action) {
 	case POLICY_BLOCK:
 		switch (mode) {
 		case REPORT_APPLY:
-			return "A patch with a blocked change should not be applied as it is. 'khsend reply'\n"
-			       "drafts a kind answer for its author.";
+			return _("A patch with a blocked change should not be applied as it is. 'khsend reply'\n"
+			         "drafts a kind answer for its author.");
 		case REPORT_COMMIT:
-			return "Please keep the lines marked 'block' as they are before you commit; other\n"
-			       "fixes are welcome.";
+			return _("Please keep the lines marked 'block' as they are before you commit; other\n"
+			         "fixes are welcome.");
 		default:
-			return "Please keep the lines marked 'block' as they are, and remove those changes\n"
-			       "from your patches. Nothing is sent while they are there. Your other changes\n"
-			       "are welcome.";
+			return _("Please keep the lines marked 'block' as they are, and remove those changes\n"
+			         "from your patches. Nothing is sent while they are there. Your other changes\n"
+			         "are welcome.");
 		}
 	case POLICY_ANNOTATE:
 		if (mode == REPORT_VALIDATE)
-			return "A change marked 'annotate' may go out with a short note for the reviewers\n"
-			       "below its '---' line, which git send-email cannot add: please send the series\n"
-			       "with khsend instead (same arguments), which adds the note, or remove the change.";
+			return _("A change marked 'annotate' may go out with a short note for the reviewers\n"
+			         "below its '---' line, which git send-email cannot add: please send the series\n"
+			         "with khsend instead (same arguments), which adds the note, or remove the change.");
 		if (mode == REPORT_SEND)
-			return "A patch with a change marked 'annotate' goes out with a short note below its\n"
-			       "'---' line, so reviewers know you were told. If you did not mean to make the\n"
-			       "change, please remove it.";
-		return "Sending a change marked 'annotate' adds a short note for the reviewers below\n"
-		       "the '---' line. If you did not mean to make the change, please remove it.";
+			return _("A patch with a change marked 'annotate' goes out with a short note below its\n"
+			         "'---' line, so reviewers know you were told. If you did not mean to make the\n"
+			         "change, please remove it.");
+		return _("Sending a change marked 'annotate' adds a short note for the reviewers below\n"
+		         "the '---' line. If you did not mean to make the change, please remove it.");
 	case POLICY_WARN:
-		return "A change marked 'warn' is only a note: it can still go out as it is.";
+		return _("A change marked 'warn' is only a note: it can still go out as it is.");
 	}
 	return "";
 }
@@ -88,11 +116,14 @@ print_finding(FILE *fp, const struct finding *f)
 
 	strbuf_addf(&where, "%s:%d: ", f->file, f->line);
 	sanitize_terminal(where.buf);
-	strbuf_addf(&what, "%s: \"%s\" is changed", f->entry->id, f->matched);
+	/* TRANSLATORS: a policy entry's id, then the changed text. */
+	strbuf_addf(&what, _("%s: \"%s\" is changed"), f->entry->id, f->matched);
 	sanitize_terminal(what.buf);
 	fprintf(fp, "%s%s%s%s%s%s: %s\n", col(fp, COLOR_BOLD), where.buf, col(fp, COLOR_RESET), col(fp, colour),
 		policy_action_name(f->action), col(fp, COLOR_RESET), what.buf);
-	strbuf_addf(&in, "  in %s", f->patch);
+	strbuf_addstr(&in, "  ");
+	/* TRANSLATORS: the patch file's name. */
+	strbuf_addf(&in, _("in %s"), f->patch);
 	if (f->subject && *f->subject)
 		strbuf_addf(&in, ": %s", f->subject);
 	print_sanitized(fp, "", in.buf);
@@ -104,7 +135,7 @@ print_finding(FILE *fp, const struct finding *f)
 	else if (f->note)
 		print_sanitized(fp, "  ", f->note);
 	else
-		fprintf(fp, "  (the line is deleted)\n");
+		fprintf(fp, "  %s\n", _("(the line is deleted)"));
 	fprintf(fp, "%s", col(fp, COLOR_RESET));
 	strbuf_release(&where);
 	strbuf_release(&what);
@@ -127,15 +158,17 @@ print_entry(FILE *fp, const struct detector *d, const struct policy_entry *e)
 			print_finding(fp, &d->findings[i]);
 	fputc('\n', fp);
 	report_explain(fp, e, "    ");
-	for (size_t i = 0; i < e->see.nr; i++)
-		print_sanitized(fp, i ? "         " : "    See: ", e->see.v[i]);
-	fputc('\n', fp);
-}
+	if (e->see.nr) {
+		/* TRANSLATORS: before the links about the joke; the links line up after it. */
+		const char *see = _("See:");
+		char *label = xstrfmt("    %s ", see), *pad = xstrfmt("%*s", (int)(5 + i18n_display_width(see)), "");
 
-static const char *
-plural(size_t n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
+		for (size_t i = 0; i < e->see.nr; i++)
+			print_sanitized(fp, i ? pad : label, e->see.v[i]);
+		free(label);
+		free(pad);
+	}
+	fputc('\n', fp);
 }
 
 /* A series that changes a repository's policy file: the maintainer should see that change on its own. */
@@ -146,9 +179,11 @@ report_policy_changes(FILE *fp, const struct strvec *changes)
 		const char *tab = strchr(changes->v[i], '\t');
 		struct strbuf sb = STRBUF_INIT;
 
-		strbuf_addf(&sb, "khsend: %.*s changes khsend's policy file %s. It was checked with the policy "
-			    "as it was before the series, not with this change; please look at the change "
-			    "to the policy on its own.", (int)(tab - changes->v[i]), changes->v[i], tab + 1);
+		strbuf_addstr(&sb, "khsend: ");
+		/* TRANSLATORS: the patch, then the policy file it changes. */
+		strbuf_addf(&sb, _("%.*s changes khsend's policy file %s. It was checked with the policy "
+				   "as it was before the series, not with this change; please look at the change "
+				   "to the policy on its own."), (int)(tab - changes->v[i]), changes->v[i], tab + 1);
 		print_sanitized(fp, "", sb.buf);
 		strbuf_release(&sb);
 	}
@@ -165,21 +200,26 @@ report_text(FILE *fp, const struct checker *c, enum report_mode mode)
 
 	report_policy_changes(fp, &c->policy_changes);
 	if (!d->nr) {
-		fprintf(fp, "khsend: %zu %s checked, no protected string is changed\n", d->messages,
-			plural(d->messages, "message", "messages"));
+		fputs("khsend: ", fp);
+		fprintf(fp, Q_("%zu message checked, no protected string is changed\n",
+			       "%zu messages checked, no protected string is changed\n", d->messages), d->messages);
 		return;
 	}
 	for (size_t i = 0; i < d->nr; i++)
 		guesses += d->findings[i].entry->lexicon != NULL;
 	if (guesses < d->nr)
-		fprintf(fp, "Thank you for your work on the kernel! khsend found %zu %s to text that the\n"
-			    "maintainers wrote that way on purpose. Kernel code has jokes in it, and a spell\n"
-			    "checker cannot tell them from typos. Here is what they mean.\n\n",
-			d->nr, plural(d->nr, "change", "changes"));
+		fprintf(fp, Q_("Thank you for your work on the kernel! khsend found %zu change to text that the\n"
+			       "maintainers wrote that way on purpose. Kernel code has jokes in it, and a spell\n"
+			       "checker cannot tell them from typos. Here is what they mean.\n\n",
+			       "Thank you for your work on the kernel! khsend found %zu changes to text that the\n"
+			       "maintainers wrote that way on purpose. Kernel code has jokes in it, and a spell\n"
+			       "checker cannot tell them from typos. Here is what they mean.\n\n", d->nr), d->nr);
 	else
-		fprintf(fp, "Thank you for your work on the kernel! khsend found %zu %s to words that\n"
-			    "kernel authors often use as jokes. A spell checker cannot tell them from typos.\n\n",
-			d->nr, plural(d->nr, "change", "changes"));
+		fprintf(fp, Q_("Thank you for your work on the kernel! khsend found %zu change to words that\n"
+			       "kernel authors often use as jokes. A spell checker cannot tell them from typos.\n\n",
+			       "Thank you for your work on the kernel! khsend found %zu changes to words that\n"
+			       "kernel authors often use as jokes. A spell checker cannot tell them from typos.\n\n",
+			       d->nr), d->nr);
 	/* Each entry once, in the order of its first finding. */
 	for (size_t i = 0; i < d->nr; i++) {
 		size_t first = 0;
@@ -202,16 +242,19 @@ report_text(FILE *fp, const struct checker *c, enum report_mode mode)
 			fprintf(fp, "%s\n\n", what_to_do(POLICY_ANNOTATE, 1, mode));
 			break;
 		}
-	fprintf(fp, "khsend: %zu %s checked: %zu %s, %zu %s, %zu %s",
-		d->messages, plural(d->messages, "message", "messages"),
-		blocks, plural(blocks, "change blocks", "changes block"),
-		notes, plural(notes, "note for reviewers", "notes for reviewers"),
-		warns, plural(warns, "warning", "warnings"));
+	fputs("khsend: ", fp);
+	fprintf(fp, Q_("%zu message checked", "%zu messages checked", d->messages), d->messages);
+	fputs(": ", fp);
+	fprintf(fp, Q_("%zu change blocks", "%zu changes block", blocks), blocks);
+	fputs(", ", fp);
+	fprintf(fp, Q_("%zu note for reviewers", "%zu notes for reviewers", notes), notes);
+	fputs(", ", fp);
+	fprintf(fp, Q_("%zu warning", "%zu warnings", warns), warns);
 	if ((blocks || (notes && mode == REPORT_VALIDATE)) && (mode == REPORT_SEND || mode == REPORT_VALIDATE))
-		fprintf(fp, "; nothing was sent");
+		fputs(_("; nothing was sent"), fp);
 	fputc('\n', fp);
 	if (blocks)
-		fprintf(fp, "khsend: 'khsend explain ID' tells more about an entry.\n");
+		fprintf(fp, "khsend: %s\n", _("'khsend explain ID' tells more about an entry."));
 }
 
 void

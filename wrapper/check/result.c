@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "check/result.h"
 #include "check/matches.h"
+#include "lib/i18n.h"
 #include "lib/run-command.h"
 #include "lib/usage.h"
 
@@ -128,7 +129,7 @@ read_blobs(const struct repo *repo, struct blob *blobs, size_t nr)
 	if (rc) {
 		char why[64];
 
-		error("git cat-file %s", describe_outcome(rc, why, sizeof(why)));
+		error(_("git cat-file %s"), describe_outcome(rc, why, sizeof(why)));
 		goto out;
 	}
 	p = out.buf;
@@ -138,12 +139,12 @@ read_blobs(const struct repo *repo, struct blob *blobs, size_t nr)
 		unsigned long size;
 
 		if (!nl || !(sp = memrchr(p, ' ', (size_t)(nl - p))) || !strncmp(sp, " missing", 8)) {
-			error("git cat-file cannot read blob %s", blobs[i].oid);
+			error(_("git cat-file cannot read blob %s"), blobs[i].oid);
 			goto out;
 		}
 		size = strtoul(sp + 1, NULL, 10);
 		if ((size_t)(end - (nl + 1)) < size + 1) {
-			error("git cat-file --batch: short output");
+			error(_("git cat-file --batch: short output"));
 			goto out;
 		}
 		strbuf_add(&blobs[i].text, nl + 1, size);
@@ -273,7 +274,7 @@ count_changes(const struct repo *repo, const struct strbuf *raw, const struct po
 	int ret = -1;
 
 	if (parse_raw(raw, &ch, &nch)) {
-		error("cannot make sense of what 'git diff-index' says");
+		error(_("cannot make sense of what 'git diff-index' says"));
 		goto out0;
 	}
 	old_at = xcalloc(nch ? nch : 1, sizeof(*old_at));
@@ -369,7 +370,7 @@ renames_since(const struct repo *repo, const char *origin, const char *index_fil
 		    "--diff-filter=R", origin, "--", NULL);
 	if (rc || parse_raw(&raw, &ch, &nch)) {
 		strbuf_trim(&err);
-		error("git diff-index cannot compare the index with %s: %s", origin, err.buf);
+		error(_("git diff-index cannot compare the index with %s: %s"), origin, err.buf);
 		goto out;
 	}
 	for (size_t i = 0; i < nch; i++) {
@@ -398,7 +399,7 @@ result_count_index(const struct repo *repo, const char *tree, const char *index_
 		    "--no-ext-diff", tree, "--", NULL);
 	if (rc) {
 		strbuf_trim(&err);
-		error("git diff-index cannot compare the index with %s: %s", tree, err.buf);
+		error(_("git diff-index cannot compare the index with %s: %s"), tree, err.buf);
 		goto out;
 	}
 	if (!count_changes(repo, &raw, p, m, origin ? &from : NULL, &to, out))
@@ -425,7 +426,7 @@ result_apply_and_count(const struct repo *repo, const char *base, const char *or
 	rc = git_in(repo, index_file, NULL, &err, "read-tree", base, NULL);
 	if (rc) {
 		strbuf_trim(&err);
-		error("git read-tree %s: %s", base, err.buf);
+		error(_("git read-tree %s: %s"), base, err.buf);
 		goto out;
 	}
 	/* What git am runs for each patch, in the same order, onto the same index. */

@@ -20,6 +20,7 @@
 #include "check/report.h"
 #include "hook/hooks.h"
 #include "lib/config.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/run-command.h"
 #include "lib/strbuf.h"
@@ -69,7 +70,7 @@ hook_start(struct hook_run *h, const char *name, int need_repo)
 	memset(h, 0, sizeof(*h));
 	ctx_init(&h->ctx);
 	if (need_repo && !h->ctx.repo)
-		die("git runs this hook in a repository, and there is none here");
+		die(_("git runs this hook in a repository, and there is none here"));
 }
 
 /* The policy as of `base` (NULL: HEAD), and a checker that applies the series there. */
@@ -116,7 +117,7 @@ hook_sendemail_validate(int argc, const char **argv)
 	int ret = EXIT_ERROR;
 
 	if (argc < 2)
-		die("usage: khsend hook sendemail-validate <patch> [<smtp-headers>]");
+		die(_("usage: khsend hook sendemail-validate <patch> [<smtp-headers>]"));
 	/* Under khsend, its transport checks the whole series as it leaves. */
 	if (getenv(SPOOL_ENV))
 		return EXIT_CLEAN;
@@ -133,10 +134,10 @@ hook_sendemail_validate(int argc, const char **argv)
 
 		if (spool_create(&sp, dir) || (counter == 1 && spool_clear(&sp)) ||
 		    strbuf_read_file(&raw, argv[1], 64u << 20) < 0)
-			die("cannot keep '%s' until the whole series is there", argv[1]);
+			die(_("cannot keep '%s' until the whole series is there"), argv[1]);
 		strvec_push(&name, argv[1]);
 		if (!spool_hold(&sp, raw.buf, raw.len, &name))
-			die("cannot keep '%s' until the whole series is there", argv[1]);
+			die(_("cannot keep '%s' until the whole series is there"), argv[1]);
 		strbuf_release(&raw);
 		strvec_clear(&name);
 		free(dir);
@@ -145,7 +146,7 @@ hook_sendemail_validate(int argc, const char **argv)
 			goto out;
 		}
 		if ((long)spool_count(&sp) != total)
-			die("the hook was shown %zu of the %ld files; cannot check the series", spool_count(&sp), total);
+			die(_("the hook was shown %zu of the %ld files; cannot check the series"), spool_count(&sp), total);
 		if (spool_load(&sp, &s))
 			goto out;
 		/* Name each held message by the file git send-email showed. */
@@ -227,11 +228,11 @@ advise_stopped_am(const struct repo *repo)
 	char *mail = am_mail(repo);
 
 	if (mail)
-		note("to draft a kind reply to its author: khsend reply %s\n"
-		     "(before 'git am --skip' or 'git am --abort', which remove that file)", mail);
+		note(_("to draft a kind reply to its author: khsend reply %s\n"
+		       "(before 'git am --skip' or 'git am --abort', which remove that file)"), mail);
 	else
-		note("'khsend reply <the patch mail>' drafts a kind reply to its author");
-	note("'git am --skip' leaves this patch out and goes on; 'git am --abort' stops");
+		note(_("'khsend reply <the patch mail>' drafts a kind reply to its author"));
+	note(_("'git am --skip' leaves this patch out and goes on; 'git am --abort' stops"));
 	free(mail);
 }
 
@@ -239,8 +240,8 @@ static void
 report_policy_changes_for_am(const struct checker *c)
 {
 	if (c->policy_changes.nr)
-		warning("this patch changes khsend's own policy file; it was checked with the policy of HEAD, "
-			"before the patch. Please review that change to the policy on its own.");
+		warning(_("this patch changes khsend's own policy file; it was checked with the policy of HEAD, "
+			  "before the patch. Please review that change to the policy on its own."));
 }
 
 /*
@@ -308,7 +309,7 @@ hook_applypatch_msg(int argc, const char **argv)
 	patch = xstrfmt("%s/rebase-apply/patch", h.ctx.repo->git_dir);
 	subject = subject_of(argc > 1 ? argv[1] : NULL);
 	if (!mail && !file_exists(patch))
-		die("cannot find the patch git am is applying (no %s)", patch);
+		die(_("cannot find the patch git am is applying (no %s)"), patch);
 	failed = series_add_file(&s, mail ? mail : patch, subject) || check_series(&h.ck, &s);
 	if (!failed && h.ck.det.nr)
 		report_text(stderr, &h.ck, REPORT_APPLY);
@@ -332,7 +333,7 @@ check_staged(struct hook_run *h, const char *name, const char *tree)
 	rc = repo_capture(h->ctx.repo, &patch, "diff", "--cached", "--binary", "--no-color", "--no-ext-diff",
 			  "--no-textconv", "-M", "--src-prefix=a/", "--dst-prefix=b/", tree, "--", NULL);
 	if (rc) {
-		error("git diff --cached cannot compare the index with %s", tree);
+		error(_("git diff --cached cannot compare the index with %s"), tree);
 		goto out;
 	}
 	h->ck.want_result = 0;	/* the index holds the result already */
@@ -394,7 +395,7 @@ hook_pre_commit(int argc, const char **argv)
 		if (!strcmp(mode, "block"))
 			block = 1;
 		else if (strcmp(mode, "warn"))
-			die("khsend.preCommit is '%s'; it can be 'warn' (the default) or 'block'", mode);
+			die(_("khsend.preCommit is '%s'; it can be 'warn' (the default) or 'block'"), mode);
 	}
 	if (check_staged(&h, "the staged change", head_tree(h.ctx.repo))) {
 		ret = EXIT_ERROR;
@@ -404,7 +405,7 @@ hook_pre_commit(int argc, const char **argv)
 		ret = block && detector_blocked(&h.ck.det) ? EXIT_FINDING : EXIT_CLEAN;
 	}
 	if (ret == EXIT_FINDING)
-		note("the commit was stopped (khsend.preCommit=block); 'git commit --no-verify' commits anyway");
+		note(_("the commit was stopped (khsend.preCommit=block); 'git commit --no-verify' commits anyway"));
 	hook_end(&h);
 	return ret;
 }
@@ -426,6 +427,8 @@ hook_sendemail_args(int argc, const char **argv)
 		printf("khsend\tallow=%s\n", so.allow.v[i]);
 	if (so.boot >= 0)
 		printf("khsend\tboot=%d\n", so.boot);
+	if (so.lang)
+		printf("khsend\tlang=%s\n", so.lang);
 	for (size_t i = 0; i < se.parsed.nr; i++)
 		printf("opt\t%s\n", se.parsed.v[i]);
 	for (size_t i = 0; i < se.opts.nr; i++)
@@ -460,6 +463,6 @@ cmd_hook(int argc, const char **argv)
 	for (size_t i = 0; i < sizeof(hook_commands) / sizeof(*hook_commands); i++)
 		if (!strcmp(name, hook_commands[i].name))
 			return hook_commands[i].fn(argc - 1, argv + 1);
-	error("'khsend hook %s': there is no such hook (the hooks in hooks/ call this)", name);
+	error(_("'khsend hook %s': there is no such hook (the hooks in hooks/ call this)"), name);
 	return EXIT_ERROR;
 }

@@ -4,6 +4,7 @@
  */
 #include "khsend.h"
 #include "hook/hooks.h"
+#include "lib/i18n.h"
 #include "lib/parse-options.h"
 #include "lib/path.h"
 #include "lib/quote.h"
@@ -44,7 +45,7 @@ write_hook(const char *path, const struct strbuf *text)
 	char *tmp = xstrfmt("%s.khsend-new", path);
 
 	if (write_file_buf(tmp, text->buf, text->len) || chmod(tmp, 0755) || rename(tmp, path)) {
-		error_errno("cannot install '%s'", path);
+		error_errno(_("cannot install '%s'"), path);
 		unlink(tmp);
 		free(tmp);
 		return -1;
@@ -71,8 +72,8 @@ cmd_install_hooks(int argc, const char **argv)
 		for (k = 0; k < nr_shipped_hooks && strcmp(shipped_hooks[k].name, argv[i]); k++)
 			;
 		if (k == nr_shipped_hooks)
-			usage_msg_opt(install_usage, options, "'%s' is not one of khsend's hooks "
-				      "(sendemail-validate, applypatch-msg, pre-applypatch, pre-commit)", argv[i]);
+			usage_msg_opt(install_usage, options, _("'%s' is not one of khsend's hooks "
+				        "(sendemail-validate, applypatch-msg, pre-applypatch, pre-commit)"), argv[i]);
 	}
 	/* Where git looks: honours core.hooksPath and linked worktrees. */
 	strvec_pushl(&cp.args, "git", "rev-parse", "--git-path", "hooks", NULL);
@@ -80,10 +81,10 @@ cmd_install_hooks(int argc, const char **argv)
 	strbuf_strip_eol(&dir);
 	if (rc || !dir.len) {
 		strbuf_release(&dir);
-		die("not in a git repository: 'git rev-parse --git-path hooks' failed");
+		die(_("not in a git repository: 'git rev-parse --git-path hooks' failed"));
 	}
 	if (mkdir_p(dir.buf, 0))
-		die_errno("cannot create the hooks directory '%s'", dir.buf);
+		die_errno(_("cannot create the hooks directory '%s'"), dir.buf);
 	for (size_t k = 0; k < nr_shipped_hooks; k++) {
 		struct strbuf want = STRBUF_INIT, have = STRBUF_INIT;
 		char *path = xstrfmt("%s/%s", dir.buf, shipped_hooks[k].name);
@@ -98,23 +99,23 @@ cmd_install_hooks(int argc, const char **argv)
 			if (write_hook(path, &want))
 				ret = EXIT_ERROR;
 			else
-				printf("installed %s\n", path);
+				printf(_("installed %s\n"), path);
 		} else if (strbuf_read_file(&have, path, 0) < 0) {
-			ret = error_errno("cannot read '%s'", path) ? EXIT_ERROR : ret;
+			ret = error_errno(_("cannot read '%s'"), path) ? EXIT_ERROR : ret;
 		} else if (have.len == want.len && !memcmp(have.buf, want.buf, want.len)) {
-			printf("%s is installed already\n", path);
+			printf(_("%s is installed already\n"), path);
 		} else if (!force) {
-			warning("'%s' is there already and is not khsend's (or is another khsend's); "
-				"left as it is (--force replaces it and keeps it as %s.khsend-old)",
+			warning(_("'%s' is there already and is not khsend's (or is another khsend's); "
+				  "left as it is (--force replaces it and keeps it as %s.khsend-old)"),
 				path, shipped_hooks[k].name);
 			skipped++;
 		} else {
 			char *old = xstrfmt("%s.khsend-old", path);
 
 			if (rename(path, old) || write_hook(path, &want)) {
-				ret = error_errno("cannot replace '%s'", path) ? EXIT_ERROR : ret;
+				ret = error_errno(_("cannot replace '%s'"), path) ? EXIT_ERROR : ret;
 			} else {
-				printf("installed %s (the hook that was there is now %s)\n", path, old);
+				printf(_("installed %s (the hook that was there is now %s)\n"), path, old);
 			}
 			free(old);
 		}

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "lib/run-command.h"
+#include "lib/i18n.h"
 #include "lib/usage.h"
 
 #include <errno.h>
@@ -125,7 +126,29 @@ env_name_matches(const char *entry, const char *name, size_t namelen)
 	return !strncmp(entry, name, namelen) && entry[namelen] == '=';
 }
 
-/* environ (or nothing) with cp->env applied; the strings are borrowed. */
+/* One "VAR=value" (set) or "VAR" (unset) applied to envp[0..*nr). */
+static const char **
+apply_env(const char **envp, size_t *nr, size_t *alloc, const char *mod, struct strvec *owned)
+{
+	const char *eq = strchr(mod, '=');
+	size_t namelen = eq ? (size_t)(eq - mod) : strlen(mod);
+	size_t j, k;
+
+	for (j = k = 0; j < *nr; j++)
+		if (!env_name_matches(envp[j], mod, namelen))
+			envp[k++] = envp[j];
+	*nr = k;
+	if (eq) {
+		ALLOC_GROW(envp, *nr + 2, *alloc);
+		envp[(*nr)++] = strvec_push(owned, mod);
+	}
+	return envp;
+}
+
+/*
+ * environ (or nothing) with cp->env applied; the strings are borrowed.
+ * A LANGUAGE that khsend set for its own messages is the user's again.
+ */
 static const char **
 prepare_envp(const struct child_process *cp, struct strvec *owned)
 {
@@ -134,26 +157,16 @@ prepare_envp(const struct child_process *cp, struct strvec *owned)
 
 	envp = NULL;
 	ALLOC_GROW(envp, 1, alloc);
-	if (!cp->clean_env)
+	if (!cp->clean_env) {
 		for (char **e = environ; *e; e++) {
 			ALLOC_GROW(envp, nr + 2, alloc);
 			envp[nr++] = *e;
 		}
-	for (size_t i = 0; i < cp->env.nr; i++) {
-		const char *mod = cp->env.v[i];
-		const char *eq = strchr(mod, '=');
-		size_t namelen = eq ? (size_t)(eq - mod) : strlen(mod);
-		size_t j, k;
-
-		for (j = k = 0; j < nr; j++)
-			if (!env_name_matches(envp[j], mod, namelen))
-				envp[k++] = envp[j];
-		nr = k;
-		if (eq) {
-			ALLOC_GROW(envp, nr + 2, alloc);
-			envp[nr++] = strvec_push(owned, mod);
-		}
+		if (i18n_child_env())
+			envp = apply_env(envp, &nr, &alloc, i18n_child_env(), owned);
 	}
+	for (size_t i = 0; i < cp->env.nr; i++)
+		envp = apply_env(envp, &nr, &alloc, cp->env.v[i], owned);
 	ALLOC_GROW(envp, nr + 1, alloc);
 	envp[nr] = NULL;
 	return envp;

@@ -1,6 +1,7 @@
 /* usage: die(), error() and friends; every message goes to stderr, sanitized. */
 #include "lib/usage.h"
 #include "lib/color.h"
+#include "lib/i18n.h"
 #include "lib/strbuf.h"
 
 #include <errno.h>
@@ -50,7 +51,7 @@ die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("fatal: ", COLOR_RED, fmt, ap, 0);
+	vreport(_("fatal: "), COLOR_RED, fmt, ap, 0);
 	va_end(ap);
 	if (die_cleanup)
 		die_cleanup();
@@ -64,7 +65,7 @@ die_errno(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("fatal: ", COLOR_RED, fmt, ap, err);
+	vreport(_("fatal: "), COLOR_RED, fmt, ap, err);
 	va_end(ap);
 	if (die_cleanup)
 		die_cleanup();
@@ -77,7 +78,7 @@ error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("error: ", COLOR_RED, fmt, ap, 0);
+	vreport(_("error: "), COLOR_RED, fmt, ap, 0);
 	va_end(ap);
 	return -1;
 }
@@ -89,7 +90,7 @@ error_errno(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("error: ", COLOR_RED, fmt, ap, err);
+	vreport(_("error: "), COLOR_RED, fmt, ap, err);
 	va_end(ap);
 	return -1;
 }
@@ -100,7 +101,7 @@ warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("warning: ", COLOR_YELLOW, fmt, ap, 0);
+	vreport(_("warning: "), COLOR_YELLOW, fmt, ap, 0);
 	va_end(ap);
 }
 

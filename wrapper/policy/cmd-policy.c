@@ -1,5 +1,6 @@
 /* khsend policy check|list and khsend explain: look at the policy itself. */
 #include "khsend.h"
+#include "lib/i18n.h"
 #include "lib/json.h"
 #include "lib/parse-options.h"
 #include "check/report.h"
@@ -11,12 +12,12 @@
 
 static const char *const policy_usage[] = {
 	"khsend policy check [<file>...]",
-	"khsend policy list [--policy <file>]... [--format=text|json | --ids]",
+	"khsend policy list [--policy <file>]... [--format=text|json | --ids | --languages]",
 	NULL,
 };
 
 static const char *const explain_usage[] = {
-	"khsend explain [--policy <file>]... <id>",
+	"khsend explain [--policy <file>]... [--lang <tag>] <id>",
 	NULL,
 };
 
@@ -79,7 +80,20 @@ list_json(const struct policy *p)
 			strbuf_addstr(&sb, k ? ", " : "");
 			json_add_string(&sb, e->paths.v[k]);
 		}
-		strbuf_addstr(&sb, "], \"origin\": ");
+		strbuf_addstr(&sb, "], \"explain\": {\"en\": ");
+		json_add_string(&sb, e->explain ? e->explain : "");
+		for (size_t k = 0; k < e->translations_nr; k++) {
+			const struct policy_text *t = &e->translations[k];
+
+			strbuf_addstr(&sb, ", ");
+			json_add_string(&sb, t->lang);
+			strbuf_addstr(&sb, ": {\"text\": ");
+			json_add_string(&sb, t->text);
+			strbuf_addf(&sb, ", \"reviewed\": %s, \"reviewed-by\": ", t->reviewed ? "true" : "false");
+			json_add_string_or_null(&sb, t->reviewed_by);
+			strbuf_addch(&sb, '}');
+		}
+		strbuf_addstr(&sb, "}, \"origin\": ");
 		json_add_string(&sb, e->origin);
 		strbuf_addch(&sb, '}');
 	}
@@ -88,17 +102,45 @@ list_json(const struct policy *p)
 	strbuf_release(&sb);
 }
 
+/* For each language: how many entries explain their joke in it, and how many of those a speaker reviewed. */
+static void
+list_languages(const struct policy *p)
+{
+	struct strvec langs = STRVEC_INIT;
+
+	for (size_t i = 0; i < p->nr; i++)
+		for (size_t k = 0; k < p->v[i]->translations_nr; k++)
+			if (!strvec_contains(&langs, p->v[i]->translations[k].lang))
+				strvec_push(&langs, p->v[i]->translations[k].lang);
+	strvec_sort(&langs);
+	printf("%-8s %zu %s\n", "en", p->nr, p->nr == 1 ? "entry" : "entries");
+	for (size_t l = 0; l < langs.nr; l++) {
+		size_t have = 0, reviewed = 0;
+
+		for (size_t i = 0; i < p->nr; i++)
+			for (size_t k = 0; k < p->v[i]->translations_nr; k++)
+				if (!strcmp(p->v[i]->translations[k].lang, langs.v[l])) {
+					have++;
+					reviewed += p->v[i]->translations[k].reviewed;
+				}
+		printf("%-8s %zu %s, %zu reviewed  (%s)\n", langs.v[l], have, have == 1 ? "entry" : "entries",
+		       reviewed, i18n_english_name(langs.v[l]));
+	}
+	strvec_clear(&langs);
+}
+
 static int
 policy_list(int argc, const char **argv)
 {
 	struct strvec policies = STRVEC_INIT;
 	const char *format = NULL;
 	struct khsend_ctx ctx;
-	int ids = 0;
+	int ids = 0, languages = 0;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
 		OPT_STRING(0, "format", &format, "text|json", "output format (default: text)"),
 		OPT_BOOL(0, "ids", &ids, "print only the ids, one a line (for scripts and completion)"),
+		OPT_BOOL(0, "languages", &languages, "count the entries explained in each language"),
 		OPT_END(),
 	};
 
@@ -107,6 +149,8 @@ policy_list(int argc, const char **argv)
 		usage_msg_opt(policy_usage, options, "'policy list' takes no arguments");
 	if (ids == 1 && format)
 		usage_msg_opt(policy_usage, options, "--ids and --format cannot be combined");
+	if (languages == 1 && (format || ids == 1))
+		usage_msg_opt(policy_usage, options, "--languages cannot be combined with --ids or --format");
 	if (!format)
 		format = "text";
 	if (strcmp(format, "text") && strcmp(format, "json"))
@@ -116,6 +160,8 @@ policy_list(int argc, const char **argv)
 	if (ids == 1) {
 		for (size_t i = 0; i < ctx.policy.nr; i++)
 			printf("%s\n", ctx.policy.v[i]->id);
+	} else if (languages == 1) {
+		list_languages(&ctx.policy);
 	} else if (!strcmp(format, "json")) {
 		list_json(&ctx.policy);
 	} else {
@@ -169,15 +215,18 @@ cmd_explain(int argc, const char **argv)
 	struct khsend_ctx ctx;
 	const struct policy_entry *e;
 	char pattern[1200];
+	const char *lang = NULL;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
+		OPT_STRING(0, "lang", &lang, "tag", "the language of the explanation (khsend.lang)"),
 		OPT_END(),
 	};
 	int ret = EXIT_CLEAN;
 
 	argc = parse_options(argc, argv, options, explain_usage, 0);
+	i18n_setup(lang);
 	if (argc != 2)
-		usage_msg_opt(explain_usage, options, "name one policy entry (see 'khsend policy list')");
+		usage_msg_opt(explain_usage, options, _("name one policy entry (see 'khsend policy list')"));
 	ctx_init(&ctx);
 	ctx_load_policy(&ctx, &policies, NULL);
 	e = policy_find(&ctx.policy, argv[1]);
@@ -188,9 +237,9 @@ cmd_explain(int argc, const char **argv)
 			if (strstr(ctx.policy.v[i]->id, argv[1]) || strstr(argv[1], ctx.policy.v[i]->id))
 				strbuf_addf(&near, "%s%s", near.len ? ", " : "", ctx.policy.v[i]->id);
 		if (near.len)
-			error("no policy entry '%s' (did you mean: %s?)", argv[1], near.buf);
+			error(_("no policy entry '%s' (did you mean: %s?)"), argv[1], near.buf);
 		else
-			error("no policy entry '%s' (see 'khsend policy list')", argv[1]);
+			error(_("no policy entry '%s' (see 'khsend policy list')"), argv[1]);
 		strbuf_release(&near);
 		ret = EXIT_ERROR;
 		goto out;
@@ -203,16 +252,24 @@ cmd_explain(int argc, const char **argv)
 		print_sanitized(stdout, "", head.buf);
 		strbuf_reset(&head);
 		for (size_t k = 0; k < e->paths.nr; k++)
-			strbuf_addf(&head, "%s%s", k ? ", " : "in: ", e->paths.v[k]);
+			strbuf_addf(&head, "%s%s", k ? ", " : _("in: "), e->paths.v[k]);
 		if (e->paths.nr)
 			print_sanitized(stdout, "", head.buf);
 		strbuf_release(&head);
 	}
 	putchar('\n');
 	report_explain(stdout, e, "  ");
-	for (size_t i = 0; i < e->see.nr; i++)
-		print_sanitized(stdout, i ? "     " : "\nsee: ", e->see.v[i]);
-	printf("\ndefined at %s\n", e->origin);
+	for (size_t i = 0; i < e->see.nr; i++) {
+		/* TRANSLATORS: before the links about the joke; the links line up after it. */
+		const char *see = _("see: ");
+		char *label = xstrfmt("\n%s", see), *pad = xstrfmt("%*s", (int)i18n_display_width(see), "");
+
+		print_sanitized(stdout, i ? pad : label, e->see.v[i]);
+		free(label);
+		free(pad);
+	}
+	putchar('\n');
+	printf(_("defined at %s\n"), e->origin);
 out:
 	ctx_release(&ctx);
 	strvec_clear(&policies);

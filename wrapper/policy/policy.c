@@ -7,6 +7,7 @@
 #include "policy/policy.h"
 #include "policy/glob.h"
 #include "lib/config.h"
+#include "lib/i18n.h"
 #include "lib/repo.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
@@ -280,6 +281,7 @@ struct entry_build {
 	yaml_node_t *node;
 	yaml_node_t *id_node, *string_node, *regex_node, *explain_node;
 	int ignore_case, allow_override, disabled, action_set, case_change;
+	size_t translations_alloc;
 };
 
 struct defaults {
@@ -386,24 +388,167 @@ entry_action(struct loader *ld, yaml_node_t *v, void *target)
 		b->action_set = 1;
 }
 
+/* An explanation's text, trimmed; NULL (reported) when it is empty or unfit. */
+static char *
+explain_text(struct loader *ld, yaml_node_t *v, const char *key, const char *empty)
+{
+	const char *s = string_value(ld, v, key, MAX_EXPLAIN_BYTES);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!s)
+		return NULL;
+	strbuf_addstr(&sb, s);
+	strbuf_trim(&sb);
+	if (!sb.len) {
+		problem_at(ld, v->start_mark, "%s", empty);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* One translation as it is being read: "ja: text" or "ja: {text, reviewed, reviewed-by}". */
+struct translation_build {
+	struct policy_text *t;
+	yaml_node_t *text_node, *reviewed_by_node;
+	int reviewed;
+};
+
+static void
+translation_text(struct loader *ld, yaml_node_t *v, void *target)
+{
+	struct translation_build *tb = target;
+	char *empty = xstrfmt("the '%s' text of 'explain' is empty", tb->t->lang);
+
+	tb->text_node = v;
+	tb->t->text = explain_text(ld, v, "text", empty);
+	free(empty);
+}
+
+static void
+translation_reviewed(struct loader *ld, yaml_node_t *v, void *target)
+{
+	((struct translation_build *)target)->reviewed = bool_value(ld, v, "reviewed");
+}
+
+static void
+translation_reviewed_by(struct loader *ld, yaml_node_t *v, void *target)
+{
+	struct translation_build *tb = target;
+	const char *s = string_value(ld, v, "reviewed-by", MAX_STRING_BYTES);
+
+	tb->reviewed_by_node = v;
+	if (s && !*s)
+		problem_at(ld, v->start_mark, "'reviewed-by' is empty");
+	else if (s)
+		tb->t->reviewed_by = xstrdup(s);
+}
+
+static const struct field translation_fields[] = {
+	{ "text", YAML_SCALAR_NODE, translation_text },
+	{ "reviewed", YAML_SCALAR_NODE, translation_reviewed },
+	{ "reviewed-by", YAML_SCALAR_NODE, translation_reviewed_by },
+	{ NULL, YAML_NO_NODE, NULL },
+};
+
+static void process_mapping(struct loader *ld, yaml_node_t *map, const char *what,
+			    const struct field *fields, void *target);
+static int duplicate_key(struct loader *ld, yaml_node_t *map, yaml_node_pair_t *pair, const char *what);
+
+/*
+ * A translation: plain text is the policy author's own (reviewed); the
+ * mapping form says whether a speaker of the language has confirmed it.
+ */
+static void
+read_translation(struct loader *ld, yaml_node_t *v, struct policy_text *t)
+{
+	struct translation_build tb = { t, NULL, NULL, -1 };
+	char *what;
+
+	if (v->type == YAML_SCALAR_NODE) {
+		char *empty = xstrfmt("the '%s' text of 'explain' is empty", t->lang);
+
+		t->text = explain_text(ld, v, "explain", empty);
+		t->reviewed = 1;
+		free(empty);
+		return;
+	}
+	if (v->type != YAML_MAPPING_NODE) {
+		problem_at(ld, v->start_mark, "the '%s' translation must be text or a mapping "
+			   "(text, reviewed, reviewed-by), not %s", t->lang, node_type_name(v->type));
+		return;
+	}
+	what = xstrfmt("the '%s' translation", t->lang);
+	process_mapping(ld, v, what, translation_fields, &tb);
+	free(what);
+	if (!tb.text_node)
+		problem_at(ld, v->start_mark, "the '%s' translation has no 'text'", t->lang);
+	if (tb.reviewed_by_node && tb.reviewed != 1)
+		problem_at(ld, tb.reviewed_by_node->start_mark,
+			   "the '%s' translation names a reviewer, so it needs 'reviewed: true'", t->lang);
+	t->reviewed = tb.reviewed == 1;
+}
+
+/*
+ * explain: the English text, or a mapping of language tags to text in which
+ * "en" is required: "en: ...", "ja: ...", "zh_CN: {text: ..., reviewed: false}".
+ */
 static void
 entry_explain(struct loader *ld, yaml_node_t *v, void *target)
 {
 	struct entry_build *b = target;
-	const char *s = string_value(ld, v, "explain", MAX_EXPLAIN_BYTES);
-	struct strbuf sb = STRBUF_INIT;
+	struct policy_entry *e = b->e;
+	yaml_node_t *en = NULL;
 
 	b->explain_node = v;
-	if (!s)
-		return;
-	strbuf_addstr(&sb, s);
-	strbuf_trim(&sb);
-	if (!sb.len) {
-		problem_at(ld, v->start_mark, "'explain' is empty; say what the joke is, in plain English");
-		strbuf_release(&sb);
+	if (v->type == YAML_SCALAR_NODE) {
+		e->explain = explain_text(ld, v, "explain",
+					  "'explain' is empty; say what the joke is, in plain English");
 		return;
 	}
-	b->e->explain = strbuf_detach(&sb, NULL);
+	if (v->type != YAML_MAPPING_NODE) {
+		problem_at(ld, v->start_mark, "'explain' must be text or a mapping of language tags "
+			   "to text (en: ..., ja: ...), not %s", node_type_name(v->type));
+		return;
+	}
+	for (yaml_node_pair_t *pair = v->data.mapping.pairs.start; pair < v->data.mapping.pairs.top; pair++) {
+		yaml_node_t *key = yaml_document_get_node(&ld->doc, pair->key);
+		yaml_node_t *value = yaml_document_get_node(&ld->doc, pair->value);
+		const char *tag;
+
+		if (key->type != YAML_SCALAR_NODE) {
+			problem_at(ld, key->start_mark, "keys in 'explain' must be language tags");
+			continue;
+		}
+		if (duplicate_key(ld, v, pair, "'explain'"))
+			continue;
+		tag = scalar(key);
+		if (!strcmp(tag, "en")) {
+			en = value;
+			if (value->type != YAML_SCALAR_NODE)
+				problem_at(ld, value->start_mark, "'en' in 'explain' must be text, not %s",
+					   node_type_name(value->type));
+			else
+				e->explain = explain_text(ld, value, "explain", "the 'en' text of 'explain' is "
+							  "empty; say what the joke is, in plain English");
+			continue;
+		}
+		if (!i18n_tag_valid(tag)) {
+			problem_at(ld, key->start_mark, "'%s' in 'explain' is not a language tag "
+				   "(write it like en, ja, zh_CN or pt_BR)", tag);
+			continue;
+		}
+		if (i18n_tag_is_english(tag)) {
+			problem_at(ld, key->start_mark, "'%s' in 'explain': the English text is 'en'", tag);
+			continue;
+		}
+		ALLOC_GROW(e->translations, e->translations_nr + 1, b->translations_alloc);
+		e->translations[e->translations_nr] = (struct policy_text){ xstrdup(tag), NULL, 0, NULL };
+		read_translation(ld, value, &e->translations[e->translations_nr++]);
+	}
+	if (!en)
+		problem_at(ld, v->start_mark, "'explain' has no 'en' text (the English text is required, "
+			   "and always shown)");
 }
 
 /* A list of strings; `check` may refuse an item (NULL: every string is fine). */
@@ -463,7 +608,7 @@ static const struct field entry_fields[] = {
 	{ "paths", YAML_SEQUENCE_NODE, entry_paths },
 	{ "action", YAML_SCALAR_NODE, entry_action },
 	{ "allow-override", YAML_SCALAR_NODE, entry_allow_override },
-	{ "explain", YAML_SCALAR_NODE, entry_explain },
+	{ "explain", YAML_NO_NODE, entry_explain },	/* text, or a mapping of languages */
 	{ "see", YAML_SEQUENCE_NODE, entry_see },
 	{ "disabled", YAML_SCALAR_NODE, entry_disabled },
 	{ NULL, YAML_NO_NODE, NULL },
@@ -507,9 +652,28 @@ list_keys(struct strbuf *sb, const struct field *fields)
 		strbuf_addf(sb, "%s%s", f == fields ? "" : ", ", f->key);
 }
 
+/* Does a scalar key repeat an earlier one of the mapping?  Reported if so. */
+static int
+duplicate_key(struct loader *ld, yaml_node_t *map, yaml_node_pair_t *pair, const char *what)
+{
+	yaml_node_t *key = yaml_document_get_node(&ld->doc, pair->key);
+
+	for (yaml_node_pair_t *prev = map->data.mapping.pairs.start; prev < pair; prev++) {
+		yaml_node_t *pk = yaml_document_get_node(&ld->doc, prev->key);
+
+		if (pk->type == YAML_SCALAR_NODE && !strcmp(scalar(pk), scalar(key))) {
+			problem_at(ld, key->start_mark, "duplicate key '%s' in %s (first at line %zu)",
+				   scalar(key), what, pk->start_mark.line + 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Walk a mapping through a key table: unknown and duplicate keys and
- * values of the wrong shape are problems; known keys go to their handler.
+ * values of the wrong shape are problems; known keys go to their handler
+ * (a field of type YAML_NO_NODE takes any shape and checks it itself).
  */
 static void
 process_mapping(struct loader *ld, yaml_node_t *map, const char *what,
@@ -521,22 +685,12 @@ process_mapping(struct loader *ld, yaml_node_t *map, const char *what,
 		yaml_node_t *key = yaml_document_get_node(&ld->doc, pair->key);
 		yaml_node_t *value = yaml_document_get_node(&ld->doc, pair->value);
 		const struct field *f;
-		int dup = 0;
 
 		if (key->type != YAML_SCALAR_NODE) {
 			problem_at(ld, key->start_mark, "keys in %s must be plain words", what);
 			continue;
 		}
-		for (yaml_node_pair_t *prev = start; prev < pair && !dup; prev++) {
-			yaml_node_t *pk = yaml_document_get_node(&ld->doc, prev->key);
-
-			if (pk->type == YAML_SCALAR_NODE && !strcmp(scalar(pk), scalar(key))) {
-				problem_at(ld, key->start_mark, "duplicate key '%s' in %s (first at line %zu)",
-					   scalar(key), what, pk->start_mark.line + 1);
-				dup = 1;
-			}
-		}
-		if (dup)
+		if (duplicate_key(ld, map, pair, what))
 			continue;
 		for (f = fields; f->key && strcmp(f->key, scalar(key)); f++)
 			;
@@ -549,7 +703,7 @@ process_mapping(struct loader *ld, yaml_node_t *map, const char *what,
 			strbuf_release(&known);
 			continue;
 		}
-		if (value->type != f->type) {
+		if (f->type != YAML_NO_NODE && value->type != f->type) {
 			problem_at(ld, value->start_mark, "'%s' must be %s, not %s%s", f->key,
 				   node_type_name(f->type), node_type_name(value->type),
 				   f->type == YAML_SEQUENCE_NODE ? " (write [\"...\"] or a \"- ...\" list)" : "");
@@ -572,6 +726,12 @@ policy_entry_free(struct policy_entry *e)
 	strvec_clear(&e->paths);
 	free(e->globs);
 	free(e->explain);
+	for (size_t i = 0; i < e->translations_nr; i++) {
+		free(e->translations[i].lang);
+		free(e->translations[i].text);
+		free(e->translations[i].reviewed_by);
+	}
+	free(e->translations);
 	strvec_clear(&e->see);
 	free(e->origin);
 	free(e->lexicon);
@@ -1174,6 +1334,20 @@ policy_entry_count(const struct policy_entry *e, const char *line)
 		at = eo > so ? eo : so + 1;	/* an empty match: step over it */
 	}
 	return n;
+}
+
+const struct policy_text *
+policy_entry_translation(const struct policy_entry *e, const struct strvec *langs)
+{
+	char buf[64];
+	const char *tag;
+
+	for (size_t i = 0; i < langs->nr; i++)
+		for (int n = 0; (tag = i18n_tag_fallback(langs->v[i], n, buf, sizeof(buf))); n++)
+			for (size_t k = 0; k < e->translations_nr; k++)
+				if (!strcmp(e->translations[k].lang, tag) && e->translations[k].text)
+					return &e->translations[k];
+	return NULL;
 }
 
 const char *

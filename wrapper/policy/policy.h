@@ -23,6 +23,14 @@ enum policy_action {
 	POLICY_BLOCK,		/* send nothing */
 };
 
+/* One translation of an explanation. */
+struct policy_text {
+	char *lang;		/* a language tag: "zh_CN", "ja", "pt_BR" */
+	char *text;
+	unsigned reviewed:1;	/* a speaker of the language confirmed it */
+	char *reviewed_by;	/* who did, or NULL */
+};
+
 struct policy_entry {
 	char *id;
 	char *string;		/* a literal, or NULL when regex is used */
@@ -35,7 +43,9 @@ struct policy_entry {
 	enum policy_action action;
 	struct strvec paths;	/* empty: every path */
 	struct path_glob *globs;	/* paths, compiled */
-	char *explain;
+	char *explain;		/* in English: always there */
+	struct policy_text *translations;
+	size_t translations_nr;
 	struct strvec see;
 	char *origin;		/* "file:line" that defined it */
 	/* Only for the lexicon's entries (policy/lexicon.h), never read from a policy: */
@@ -94,6 +104,13 @@ void policy_entry_free(struct policy_entry *e);
  * bytes: there is no answer.  By default it dies (exit 2) naming the entry.
  */
 extern void (*policy_too_much_work)(const struct policy_entry *e, size_t len);
+/*
+ * The translation of the entry's explanation for a reader of `langs` (most
+ * wanted first, as i18n_languages() gives them), trying each tag as
+ * gettext does ("pt_BR", then "pt"); NULL when the reader gets English.
+ */
+const struct policy_text *policy_entry_translation(const struct policy_entry *e, const struct strvec *langs);
+
 /* The string or regex as shown to people: "arch topology borken" or /regex/. */
 const char *policy_entry_pattern(const struct policy_entry *e, char *buf, size_t size);
 

@@ -7,6 +7,7 @@
  */
 #include "khsend.h"
 #include "check/check.h"
+#include "lib/i18n.h"
 #include "lib/parse-options.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
@@ -21,7 +22,7 @@
 #define MBOX_FROM "From khsend Mon Sep 17 00:00:00 2001\n"
 
 static const char *const reply_usage[] = {
-	"khsend reply [--policy <file>]... [-o <file>] <mail|mbox|patch|directory>",
+	"khsend reply [--policy <file>]... [-o <file>] [--lang <tag>] <mail|mbox|patch|directory>",
 	NULL,
 };
 
@@ -43,24 +44,28 @@ cmd_reply(int argc, const char **argv)
 	struct replier r = { 0 };
 	struct khsend_ctx ctx;
 	struct checker ck;
-	const char *output = NULL, *input;
-	char *keep = NULL;
+	const char *output = NULL, *input, *lang = NULL;
+	char *keep = NULL, *author_lang = NULL;
 	size_t replies = 0;
 	int have_ck = 0, ret = EXIT_ERROR;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
 		OPT_STRING('o', "output", &output, "file", "write the reply there instead of to standard output"),
+		OPT_STRING(0, "lang", &lang, "tag", "also explain the joke in the author's language, below the English"),
 		OPT_END(),
 	};
 
 	argc = parse_options(argc, argv, options, reply_usage, 0);
 	if (argc != 2)
-		usage_msg_opt(reply_usage, options, "name one received mail, mbox or patch file");
+		usage_msg_opt(reply_usage, options, _("name one received mail, mbox or patch file"));
 	input = argv[1];
+	/* The author's language, for the reply: not the language of khsend's own messages. */
+	if (lang)
+		author_lang = i18n_parse_tag(lang, "--lang");
 	if (!file_exists(input))
-		die_errno("cannot read '%s'", input);
+		die_errno(_("cannot read '%s'"), input);
 	if (output && same_file(output, input))
-		die("-o '%s' is the mail being answered; name another file for the reply", output);
+		die(_("-o '%s' is the mail being answered; name another file for the reply"), output);
 
 	ctx_init(&ctx);
 	ctx_load_policy(&ctx, &policies, NULL);
@@ -79,12 +84,13 @@ cmd_reply(int argc, const char **argv)
 	if (check_series(&ck, &s))
 		goto out;
 	if (!ck.det.nr) {
-		note("no protected string is changed in '%s', so there is nothing to reply to", input);
+		note(_("no protected string is changed in '%s', so there is nothing to reply to"), input);
 		ret = EXIT_FINDING;
 		goto out;
 	}
 	if (replier_init(&r))
 		goto out;
+	r.lang = author_lang;
 	/* Findings are in series order, so each message's findings are one run. */
 	for (size_t i = 0; i < ck.det.nr; i++)
 		replies += !i || ck.det.findings[i].index != ck.det.findings[i - 1].index;
@@ -106,7 +112,7 @@ cmd_reply(int argc, const char **argv)
 	if (output ? write_file_buf(output, out.buf, out.len) : (fwrite(out.buf, 1, out.len, stdout), 0))
 		goto out;
 	if (replies > 1)
-		note("%zu replies, one for each patch that changes a protected string, as an mbox%s%s%s",
+		note(_("%zu replies, one for each patch that changes a protected string, as an mbox%s%s%s"),
 		     replies, output ? " in '" : "", output ? output : "", output ? "'" : "");
 	ret = EXIT_CLEAN;
 out:
@@ -116,6 +122,7 @@ out:
 	replier_release(&r);
 	ctx_release(&ctx);
 	free(keep);
+	free(author_lang);
 	strbuf_release(&out);
 	strvec_clear(&inputs);
 	strvec_clear(&policies);

@@ -6,6 +6,7 @@
  */
 #include "reply/compose.h"
 #include "lib/config.h"
+#include "lib/i18n.h"
 #include "lib/json.h"
 #include "lib/lg2.h"
 #include "lib/strbuf.h"
@@ -64,7 +65,7 @@ replier_init(struct replier *r)
 		r->name = mail_display_name(from);
 		r->address = mail_address_spec(from);
 		if (!*r->address) {
-			error("sendemail.from '%s' holds no mail address", from);
+			error(_("sendemail.from '%s' holds no mail address"), from);
 			free(from);
 			return -1;
 		}
@@ -86,12 +87,12 @@ replier_init(struct replier *r)
 		if (!address && nonempty_env("EMAIL"))
 			address = xstrdup(getenv("EMAIL"));
 		if (!address)
-			return error("cannot tell who is replying: set your name and address first,\n"
-				     "as git send-email needs them too:\n"
-				     "    git config --global user.name \"Your Name\"\n"
-				     "    git config --global user.email you@example.org");
+			return error(_("cannot tell who is replying: set your name and address first,\n"
+				       "as git send-email needs them too:\n"
+				       "    git config --global user.name \"Your Name\"\n"
+				       "    git config --global user.email you@example.org"));
 		if (!r->name) {
-			warning("user.name is not set; the reply is signed with your address");
+			warning(_("user.name is not set; the reply is signed with your address"));
 			r->name = xstrdup("");
 		}
 		mail_add_address(&sb, r->name, address);
@@ -100,15 +101,15 @@ replier_init(struct replier *r)
 		free(address);
 	}
 	if (strpbrk(r->from, "\r\n"))
-		return error("your name or address holds a line break, which would end the From: line");
+		return error(_("your name or address holds a line break, which would end the From: line"));
 	if (!*r->name) {
 		free(r->name);
 		r->name = xstrdup(r->address);
 	}
 	if (date) {
 		if (mail_parse_raw_date(date, &when, &tz))
-			return error("GIT_AUTHOR_DATE='%s' is not a date khsend reads "
-				     "(write it as git's raw form: '<seconds> <+hhmm>')", date);
+			return error(_("GIT_AUTHOR_DATE='%s' is not a date khsend reads "
+				       "(write it as git's raw form: '<seconds> <+hhmm>')"), date);
 	} else {
 		struct tm tm;
 
@@ -317,10 +318,38 @@ has_other_changes(const struct message *m, const struct finding *f, size_t nf)
 	return changed > found;
 }
 
+/*
+ * Below the English that the list reads, the same explanation in the
+ * author's language, marked with the language's names and, until a
+ * speaker has confirmed it, as not yet reviewed.  (No line may start with
+ * "---" or "diff -": git am would take the rest of the mail for a patch.)
+ */
+static void
+add_translation(struct strbuf *body, const struct policy_entry *e, const char *lang)
+{
+	struct strvec langs = STRVEC_INIT;
+	const struct policy_text *t;
+
+	if (!lang)
+		return;
+	strvec_push(&langs, lang);
+	t = policy_entry_translation(e, &langs);
+	strvec_clear(&langs);
+	if (!t) {
+		note(_("the policy has no %s text for '%s'; the reply explains it in English only"),
+		     i18n_english_name(lang), e->id);
+		return;
+	}
+	strbuf_addf(body, "\n[%s / %s%s]\n", i18n_native_name(t->lang), i18n_english_name(t->lang),
+		    t->reviewed ? "" : "; not yet reviewed by a native speaker");
+	strbuf_addstr(body, t->text);
+	strbuf_addch(body, '\n');
+}
+
 /* One entry's part of the reply: the quotes, what changed where, the joke. */
 static void
 explain_entry(struct strbuf *body, const struct message *m, const struct finding *f, size_t nf,
-	      const struct policy_entry *e, struct strvec *quoted)
+	      const struct policy_entry *e, struct strvec *quoted, const char *lang)
 {
 	struct strbuf s = STRBUF_INIT;
 	size_t places = 0;
@@ -345,6 +374,7 @@ explain_entry(struct strbuf *body, const struct message *m, const struct finding
 	strbuf_addch(body, '\n');
 	strbuf_addstr(body, e->explain);
 	strbuf_addch(body, '\n');
+	add_translation(body, e, lang);
 	if (e->see.nr) {
 		strbuf_addstr(body, "\nYou can read more about it here:\n");
 		for (size_t i = 0; i < e->see.nr; i++)
@@ -467,8 +497,8 @@ add_threading(struct strbuf *hdr, const struct message *m)
 	struct strbuf msgid = STRBUF_INIT;
 
 	if (!id || !*id) {
-		warning("'%s' has no Message-Id, so the reply cannot say which mail it answers;\n"
-			"add --in-reply-to=<message-id> when you send it", m->name);
+		warning(_("'%s' has no Message-Id, so the reply cannot say which mail it answers;\n"
+			  "add --in-reply-to=<message-id> when you send it"), m->name);
 		return;
 	}
 	if (*id != '<')
@@ -507,8 +537,8 @@ compose_reply(struct strbuf *out, struct message *mp, const struct finding *f, s
 		goto out;
 	author = mail_header(&m->headers, "From");
 	if (!m->is_mail || !author || !*author) {
-		error("'%s' is not a mail (it has no From: header), so there is nobody to reply to;\n"
-		      "'khsend reply' answers a patch mail, such as the output of git format-patch", m->name);
+		error(_("'%s' is not a mail (it has no From: header), so there is nobody to reply to;\n"
+		        "'khsend reply' answers a patch mail, such as the output of git format-patch"), m->name);
 		goto out;
 	}
 	name = mail_display_name(m->author ? m->author : author);
@@ -544,7 +574,7 @@ compose_reply(struct strbuf *out, struct message *mp, const struct finding *f, s
 		for (j = 0; j < i && f[j].entry != f[i].entry; j++)
 			;
 		if (j == i)
-			explain_entry(&body, m, f, nf, f[i].entry, &quoted);
+			explain_entry(&body, m, f, nf, f[i].entry, &quoted, r->lang);
 		blocks |= f[i].action == POLICY_BLOCK;
 	}
 	if (blocks && has_other_changes(m, f, nf))

@@ -12,6 +12,7 @@ struct replier {
 	char *name;		/* for the signature */
 	char *address;		/* lower-cased, to leave out of Cc */
 	struct strbuf date;
+	const char *lang;	/* the author's language (--lang), or NULL: English only */
 };
 
 /*

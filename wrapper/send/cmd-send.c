@@ -27,6 +27,7 @@
 #include "check/check.h"
 #include "check/report.h"
 #include "lib/config.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/run-command.h"
 #include "lib/usage.h"
@@ -58,13 +59,13 @@ send_take_options(int argc, const char **argv, struct send_options *so, struct s
 		}
 		if (!strcmp(a, "--policy") || !strcmp(a, "--allow")) {
 			if (i + 1 >= argc || !*argv[i + 1])
-				die("%s needs a value (%s)", a, a[2] == 'p' ? "a policy file" : "a policy entry id");
+				die(_("%s needs a value (%s)"), a, a[2] == 'p' ? _("a policy file") : _("a policy entry id"));
 			strvec_push(a[2] == 'p' ? &so->policies : &so->allow, argv[++i]);
 			continue;
 		}
 		if (skip_prefix(a, "--policy=", &v) || skip_prefix(a, "--allow=", &v)) {
 			if (!*v)
-				die("%.8s needs a value", a);
+				die(_("%.8s needs a value"), a);
 			strvec_push(a[2] == 'p' ? &so->policies : &so->allow, v);
 			continue;
 		}
@@ -72,6 +73,8 @@ send_take_options(int argc, const char **argv, struct send_options *so, struct s
 			so->boot = a[2] == 'b';
 			continue;
 		}
+		if (i18n_lang_option(argc, argv, &i, &so->lang))
+			continue;
 		words = sendemail_option_words(argv, (size_t)argc, (size_t)i);
 		strvec_push(rest, a);
 		if (words == 2)
@@ -146,7 +149,7 @@ name_after_sources(struct series *s, const char *dir)
 		}
 		to = strbuf_detach(&name, NULL);
 		if (file_exists(to) || rename(msg->file, to)) {
-			error_errno("cannot name the copy of '%s' after it", msg->source);
+			error_errno(_("cannot name the copy of '%s' after it"), msg->source);
 			free(to);
 			return -1;
 		}
@@ -206,12 +209,13 @@ static void
 print_help(void)
 {
 	/* git send-email's own -h exits 1, and its options are its to document. */
-	printf("usage: khsend send [--policy <file>]... [--allow <id>]... [--[no-]boot]\n"
+	printf("usage: khsend send [--policy <file>]... [--allow <id>]... [--[no-]boot] [--lang <tag>]\n"
 	       "              [git send-email options] <files|directories|mbox|revisions>...\n"
 	       "   or: khsend [the same]   (\"send\" may be left out)\n\n"
 	       "    --policy <file>           use exactly these policy files, in order\n"
 	       "    --allow <id>              send a change to this (allow-override) entry, with a note\n"
-	       "    --[no-]boot               boot the series in QEMU before sending (khsend.boot)\n\n"
+	       "    --[no-]boot               boot the series in QEMU before sending (khsend.boot)\n"
+	       "    --lang <tag>              the language of the explanations and messages (khsend.lang)\n\n"
 	       "Every git send-email option is handed on untouched: see 'git send-email -h'.\n");
 }
 
@@ -230,6 +234,7 @@ cmd_send(int argc, const char **argv)
 	int ret = EXIT_ERROR, rc, smtp, sig = 0;
 
 	send_take_options(argc, argv, &so, &args);
+	i18n_setup(so.lang);
 	sendemail_args_parse(&se, args.v, args.nr);
 	if (se.help) {
 		print_help();
@@ -273,7 +278,7 @@ cmd_send(int argc, const char **argv)
 		goto out;
 	ret = EXIT_ERROR;
 	if (annotate_series(&s, &o.ck.det, ctx_tmpdir(&ctx))) {
-		note("nothing was sent");
+		note(_("nothing was sent"));
 		goto out;
 	}
 
@@ -296,7 +301,7 @@ cmd_send(int argc, const char **argv)
 	} else if (backup_like_names(&s)) {
 		char *named = xstrfmt("%s/named", ctx_tmpdir(&ctx));
 
-		rc = mkdir_p(named, 1) ? error_errno("cannot create '%s'", named) : name_after_sources(&s, named);
+		rc = mkdir_p(named, 1) ? error_errno(_("cannot create '%s'"), named) : name_after_sources(&s, named);
 		free(named);
 		if (rc)
 			goto out;
@@ -314,7 +319,7 @@ cmd_send(int argc, const char **argv)
 	/* 4. What it delivered, checked again, then relayed. */
 	if (sig) {
 		/* A SIGTERM or SIGHUP passed on to git send-email: nothing was relayed; go the same way. */
-		note("khsend was stopped (%s) while git send-email ran; nothing was sent", strsignal(sig));
+		note(_("khsend was stopped (%s) while git send-email ran; nothing was sent"), strsignal(sig));
 		outgoing_release(&o);
 		series_release(&s);
 		ctx_release(&ctx);
@@ -325,22 +330,23 @@ cmd_send(int argc, const char **argv)
 		size_t held = spool_count(&o.spool);
 
 		if (held)
-			note("git send-email failed after handing khsend %zu %s; none of them was sent", held,
-			     held == 1 ? "message" : "messages");
+			note(Q_("git send-email failed after handing khsend %zu message; none of them was sent",
+				"git send-email failed after handing khsend %zu messages; none of them was sent",
+				held), held);
 		else if (ret > 128)
-			note("git send-email was stopped (%s); nothing was sent", strsignal(ret - 128));
+			note(_("git send-email was stopped (%s); nothing was sent"), strsignal(ret - 128));
 	} else if (smtp) {
 		size_t held = spool_count(&o.spool);
 
-		error("git send-email would send through the SMTP server '%s', which it talks to itself, so "
-		      "khsend cannot hold the messages and check them as they leave. Set a "
-		      "sendmail-compatible program instead (msmtp talks to the same server: "
-		      "'git config sendemail.sendmailcmd \"msmtp\"'), or check without sending: khsend check",
+		error(_("git send-email would send through the SMTP server '%s', which it talks to itself, so "
+		        "khsend cannot hold the messages and check them as they leave. Set a "
+		        "sendmail-compatible program instead (msmtp talks to the same server: "
+		        "'git config sendemail.sendmailcmd \"msmtp\"'), or check without sending: khsend check"),
 		      server);
 		if (held == 1)
-			note("the message was not sent");
+			note(_("the message was not sent"));
 		else
-			note("none of the %zu messages was sent", held);
+			note(_("none of the %zu messages was sent"), held);
 		ret = EXIT_ERROR;
 	} else {
 		ret = spool_deliver(&o.spool, REPORT_SEND, 1);

@@ -2,6 +2,7 @@
 #include "send/outgoing.h"
 #include "boot/boot.h"
 #include "check/report.h"
+#include "lib/i18n.h"
 #include "lib/usage.h"
 #include "send/transport.h"
 
@@ -43,7 +44,7 @@ outgoing_check(struct outgoing *o, const struct series *s, int always_report)
 	/* Whether it applies to its base: the series as delivered must still do so. */
 	o->ck.force_result = 1;
 	if (checker_follow_unpublished(&o->ck) || check_series(&o->ck, s)) {
-		note("nothing was sent");
+		note(_("nothing was sent"));
 		return EXIT_ERROR;
 	}
 	if (always_report || o->ck.det.nr || o->ck.policy_changes.nr)
@@ -62,7 +63,7 @@ outgoing_boot(struct outgoing *o, const struct series *s, int flag)
 	boot_options_from_config(&opts);
 	ret = boot_series(&opts, s);
 	if (ret != EXIT_CLEAN)
-		note("nothing was sent");
+		note(_("nothing was sent"));
 	o->booted = ret == EXIT_CLEAN;
 	return ret;
 }

@@ -9,9 +9,10 @@ struct send_options {
 	struct strvec policies;
 	struct strvec allow;
 	int boot;		/* -1: not given */
+	const char *lang;	/* --lang: the reader's language, or NULL */
 };
 
-#define SEND_OPTIONS_INIT { STRVEC_INIT, STRVEC_INIT, -1 }
+#define SEND_OPTIONS_INIT { STRVEC_INIT, STRVEC_INIT, -1, NULL }
 
 /*
  * Take khsend's own options out of argv[1..], wherever they stand before

@@ -1,5 +1,6 @@
 /* spool: held messages and the settings of khsend's transport, in a private directory. */
 #include "send/spool.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/usage.h"
 
@@ -15,7 +16,7 @@ spool_create(struct spool *sp, const char *dir)
 {
 	sp->dir = xstrdup(dir);
 	if (mkdir_p(dir, 1))
-		return error_errno("cannot create '%s'", dir);
+		return error_errno(_("cannot create '%s'"), dir);
 	return 0;
 }
 
@@ -25,8 +26,8 @@ spool_from_env(struct spool *sp)
 	const char *dir = getenv(SPOOL_ENV);
 
 	if (!dir || !*dir || !is_dir(dir))
-		return error("this is khsend's transport for git send-email and b4; it only runs under "
-			     "'khsend' and 'khsend b4'");
+		return error(_("this is khsend's transport for git send-email and b4; it only runs under "
+			       "'khsend' and 'khsend b4'"));
 	sp->dir = xstrdup(dir);
 	return 0;
 }
@@ -51,7 +52,7 @@ spool_set_list(const struct spool *sp, const char *name, const struct strvec *v)
 	int ret = write_list_file(p, v);
 
 	free(p);
-	return ret ? error("cannot write khsend's '%s' in '%s'", name, sp->dir) : 0;
+	return ret ? error(_("cannot write khsend's '%s' in '%s'"), name, sp->dir) : 0;
 }
 
 int
@@ -61,7 +62,7 @@ spool_get_list(const struct spool *sp, const char *name, struct strvec *v)
 	int ret = 0;
 
 	if (file_exists(p) && read_list_file(p, v))
-		ret = error_errno("cannot read khsend's '%s' in '%s'", name, sp->dir);
+		ret = error_errno(_("cannot read khsend's '%s' in '%s'"), name, sp->dir);
 	free(p);
 	return ret;
 }
@@ -123,7 +124,7 @@ spool_hold(const struct spool *sp, const char *msg, size_t len, const struct str
 	/* The arguments first, and the message under its final name last: it counts once complete. */
 	ok = !write_list_file(arg, args) && !write_file_buf(tmp, msg, len) && !rename(tmp, eml);
 	if (!ok) {
-		error_errno("cannot hold message %zu in '%s'", n, sp->dir);
+		error_errno(_("cannot hold message %zu in '%s'"), n, sp->dir);
 		unlink(tmp);
 	}
 	free(eml);
@@ -165,7 +166,7 @@ spool_mark_sent(const struct spool *sp, size_t n)
 	char *p = held_path(sp, n, "sent");
 
 	if (write_file_buf(p, "", 0))
-		warning("cannot record that message %zu was sent", n);
+		warning(_("cannot record that message %zu was sent"), n);
 	free(p);
 }
 
@@ -192,7 +193,7 @@ spool_clear(const struct spool *sp)
 
 			if (unlink(p) && errno != ENOENT) {
 				free(p);
-				return error_errno("cannot clear '%s'", sp->dir);
+				return error_errno(_("cannot clear '%s'"), sp->dir);
 			}
 			free(p);
 		}

@@ -5,6 +5,7 @@
 #include "check/annotate.h"
 #include "check/check.h"
 #include "lib/config.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/quote.h"
 #include "lib/run-command.h"
@@ -140,7 +141,7 @@ spool_keep_booted(const struct spool *sp, const struct series *s)
 	int ret = 0;
 
 	if (mkdir_p(dir, 1))
-		ret = error_errno("cannot create '%s'", dir);
+		ret = error_errno(_("cannot create '%s'"), dir);
 	for (size_t i = 0; i < s->nr && !ret; i++) {
 		struct strbuf region = STRBUF_INIT;
 		char *f = xstrfmt("%s/%04zu", dir, i + 1);
@@ -168,7 +169,7 @@ check_booted(const struct spool *sp, const struct series *s, const char *scratch
 		return 0;
 	}
 	if (read_dir_sorted(dir, &booted)) {
-		ret = error_errno("cannot read '%s'", dir);
+		ret = error_errno(_("cannot read '%s'"), dir);
 		free(dir);
 		return ret;
 	}
@@ -191,8 +192,8 @@ check_booted(const struct spool *sp, const struct series *s, const char *scratch
 			free(f);
 		}
 		if (now.len && !found)
-			ret = error("%s (\"%s\") changes the code after the boot smoke test, so what would "
-				    "be sent is not what booted", s->v[i]->name, s->v[i]->subject);
+			ret = error(_("%s (\"%s\") changes the code after the boot smoke test, so what would "
+				      "be sent is not what booted"), s->v[i]->name, s->v[i]->subject);
 		strbuf_release(&now);
 	}
 	strvec_clear(&booted);
@@ -227,7 +228,7 @@ relay_one(const struct spool *sp, const struct strvec *transport, const struct m
 	if (rc) {
 		char why[64];
 
-		error("%s exited uncleanly: it %s", transport->v[0], describe_outcome(rc, why, sizeof(why)));
+		error(_("%s exited uncleanly: it %s"), transport->v[0], describe_outcome(rc, why, sizeof(why)));
 	}
 	strvec_clear(&args);
 	strbuf_release(&raw);
@@ -253,15 +254,15 @@ static void
 say_what_left(const struct series *s, size_t sent)
 {
 	if (sent == 1)
-		note("message 1 (\"%s\") was sent", s->v[0]->subject);
+		note(_("message 1 (\"%s\") was sent"), s->v[0]->subject);
 	else if (sent)
-		note("messages 1 to %zu were sent", sent);
+		note(_("messages 1 to %zu were sent"), sent);
 	else
-		note("nothing was sent");
+		note(_("nothing was sent"));
 	if (sent + 1 == s->nr)
-		note("message %zu (\"%s\") was not sent", s->nr, s->v[s->nr - 1]->subject);
+		note(_("message %zu (\"%s\") was not sent"), s->nr, s->v[s->nr - 1]->subject);
 	else if (sent < s->nr)
-		note("messages %zu to %zu were not sent", sent + 1, s->nr);
+		note(_("messages %zu to %zu were not sent"), sent + 1, s->nr);
 }
 
 static int
@@ -275,7 +276,7 @@ relay_all(const struct spool *sp, const struct series *s)
 
 	if (spool_get_list(sp, "transport", &transport) || !transport.nr) {
 		strvec_clear(&transport);
-		error("khsend's transport has no transport of yours to hand the messages to");
+		error(_("khsend's transport has no transport of yours to hand the messages to"));
 		return EXIT_ERROR;
 	}
 	memset(&stop, 0, sizeof(stop));
@@ -289,13 +290,13 @@ relay_all(const struct spool *sp, const struct series *s)
 			continue;
 		}
 		if (relay_one(sp, &transport, s->v[i])) {
-			error("message %zu of %zu (\"%s\") was not sent, nor was any after it", i + 1, s->nr,
+			error(_("message %zu of %zu (\"%s\") was not sent, nor was any after it"), i + 1, s->nr,
 			      s->v[i]->subject);
 			if (sent)
-				note("%zu %s before it %s sent", sent, sent == 1 ? "message" : "messages",
-				     sent == 1 ? "was" : "were");
+				note(Q_("%zu message before it was sent", "%zu messages before it were sent", sent),
+				     sent);
 			else
-				note("nothing was sent");
+				note(_("nothing was sent"));
 			ret = EXIT_ERROR;
 			break;
 		}
@@ -305,7 +306,7 @@ relay_all(const struct spool *sp, const struct series *s)
 	for (size_t i = 0; i < 4; i++)
 		sigaction(caught[i], &old[i], NULL);
 	if (relay_stop && ret == EXIT_CLEAN) {
-		error("khsend was stopped (%s) while it handed the messages to %s", strsignal(relay_stop),
+		error(_("khsend was stopped (%s) while it handed the messages to %s"), strsignal(relay_stop),
 		      transport.v[0]);
 		say_what_left(s, sent);
 		strvec_clear(&transport);
@@ -341,31 +342,31 @@ spool_deliver(const struct spool *sp, enum report_mode mode, int relay)
 		checker_set_base(&ck, base && *base ? base : "HEAD");
 	ck.force_result = applies && !strcmp(applies, "yes");
 	if (checker_follow_unpublished(&ck) || check_series(&ck, &s)) {
-		note("nothing was sent: khsend holds every message until the whole series has come");
+		note(_("nothing was sent: khsend holds every message until the whole series has come"));
 		goto out;
 	}
 	if (ck.force_result && ck.result_state < 0) {
-		error("the series as git send-email or b4 delivered it no longer applies to %.12s, where it "
-		      "applied when khsend checked it: an edit changed the lines a patch removes or keeps "
-		      "(git apply says: %s)", base && *base ? base : "HEAD", ck.result_why.buf);
-		note("nothing was sent");
+		error(_("the series as git send-email or b4 delivered it no longer applies to %.12s, where it "
+		        "applied when khsend checked it: an edit changed the lines a patch removes or keeps "
+		        "(git apply says: %s)"), base && *base ? base : "HEAD", ck.result_why.buf);
+		note(_("nothing was sent"));
 		ret = EXIT_FINDING;
 		goto out;
 	}
 	if (detector_blocked(&ck.det)) {
 		report_text(stderr, &ck, mode);
-		note("git send-email or b4 handed over a series that changes a protected string "
-		     "(an edit after khsend's first look?); nothing was sent");
+		note(_("git send-email or b4 handed over a series that changes a protected string "
+		       "(an edit after khsend's first look?); nothing was sent"));
 		ret = EXIT_FINDING;
 		goto out;
 	}
 	if (check_booted(sp, &s, ctx_tmpdir(&ctx))) {
-		note("nothing was sent (send again through khsend, which boots it again)");
+		note(_("nothing was sent (send again through khsend, which boots it again)"));
 		ret = EXIT_FINDING;
 		goto out;
 	}
 	if (annotate_series(&s, &ck.det, ctx_tmpdir(&ctx))) {
-		note("nothing was sent");
+		note(_("nothing was sent"));
 		goto out;
 	}
 	ret = relay ? relay_all(sp, &s) : EXIT_CLEAN;
@@ -395,7 +396,7 @@ transport_main(int argc, const char **argv)
 	if (spool_from_env(&sp))
 		return EXIT_ERROR;
 	if (strbuf_read_fd(&msg, 0, MAX_MESSAGE_BYTES) < 0)
-		die_errno("cannot read the message");
+		die_errno(_("cannot read the message"));
 	for (int i = 1; i < argc; i++)
 		strvec_push(&args, argv[i]);
 	n = spool_hold(&sp, msg.buf, msg.len, &args);
@@ -403,7 +404,7 @@ transport_main(int argc, const char **argv)
 	if (!n) {
 		ret = EXIT_ERROR;
 	} else if (expect && n > strtoul(expect, NULL, 10)) {
-		error("message %zu is one more than khsend checked; nothing more is sent", n);
+		error(_("message %zu is one more than khsend checked; nothing more is sent"), n);
 		ret = EXIT_FINDING;
 	} else if (expect && n == strtoul(expect, NULL, 10)) {
 		/* b4: the last message; b4 hears from its exit status whether the series went. */

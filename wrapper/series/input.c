@@ -1,5 +1,6 @@
 /* input: files, directories and revisions, as git send-email tells them apart. */
 #include "series/input.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/usage.h"
 
@@ -13,7 +14,7 @@ add_directory(struct strvec *files, const char *dir)
 	struct strvec names = STRVEC_INIT;
 
 	if (read_dir_sorted(dir, &names))
-		return error_errno("Failed to opendir %s", dir);
+		return error_errno(_("Failed to opendir %s"), dir);
 	for (size_t i = 0; i < names.nr; i++) {
 		char *path = xstrfmt("%s/%s", dir, names.v[i]);
 
@@ -34,10 +35,10 @@ is_format_patch_arg(const struct repo *repo, int format_patch, const char *arg)
 		return 0;
 	if (format_patch >= 0)
 		return format_patch;
-	error("File '%s' exists but it could also be the range of commits\n"
-	      "to produce patches for.  Please disambiguate by...\n\n"
-	      "    * Saying \"./%s\" if you mean a file; or\n"
-	      "    * Giving --format-patch option if you mean a range.", arg, arg);
+	error(_("File '%s' exists but it could also be the range of commits\n"
+	        "to produce patches for.  Please disambiguate by...\n\n"
+	        "    * Saying \"./%s\" if you mean a file; or\n"
+	        "    * Giving --format-patch option if you mean a range."), arg, arg);
 	return -1;
 }
 

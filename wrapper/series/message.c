@@ -1,6 +1,7 @@
 /* message: a mail's bytes, its headers, and what git mailinfo makes of it. */
 #define _GNU_SOURCE
 #include "series/message.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/run-command.h"
 #include "lib/usage.h"
@@ -131,13 +132,13 @@ message_set_raw(struct message *msg, const char *name, const char *raw, size_t l
 		strbuf_add(&msg->raw, raw, len);
 	}
 	if (!msg->raw.len || !msg->raw.buf[strspn(msg->raw.buf, " \t\r\n")])
-		return error("'%s' is empty, neither a mail nor a patch", name);
+		return error(_("'%s' is empty, neither a mail nor a patch"), name);
 	msg->is_mail = mail_headers_parse(&msg->headers, msg->raw.buf, msg->raw.len);
 	if (!msg->is_mail && !looks_like_patch(msg->raw.buf, msg->raw.len)) {
 		if (memchr(msg->raw.buf, '\0', msg->raw.len))
-			return error("'%s' is a binary file, neither a mail nor a patch", name);
-		return error("'%s' is neither a mail nor a patch "
-			     "(expected the output of git format-patch or git diff)", name);
+			return error(_("'%s' is a binary file, neither a mail nor a patch"), name);
+		return error(_("'%s' is neither a mail nor a patch "
+			       "(expected the output of git format-patch or git diff)"), name);
 	}
 	msg->plain = is_plain(msg);
 	subject = mail_header(&msg->headers, "Subject");
@@ -207,13 +208,13 @@ run_mailinfo(struct message *msg, const char *scratch)
 		char why[64];
 
 		strbuf_trim(&err);
-		error("git mailinfo cannot read '%s' (it %s%s%s)", msg->name,
+		error(_("git mailinfo cannot read '%s' (it %s%s%s)"), msg->name,
 		      describe_outcome(rc, why, sizeof(why)), err.len ? ": " : "", err.buf);
 		goto out;
 	}
 	if (strbuf_read_file(&msg->log, msgfile, MAX_DECODED_BYTES) < 0 ||
 	    strbuf_read_file(&msg->patch, patchfile, MAX_DECODED_BYTES) < 0) {
-		error_errno("'%s': cannot read what git mailinfo wrote", msg->name);
+		error_errno(_("'%s': cannot read what git mailinfo wrote"), msg->name);
 		goto out;
 	}
 	for (char *line = info.buf; *line;) {

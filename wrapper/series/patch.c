@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "series/message.h"
+#include "lib/i18n.h"
 #include "lib/lg2.h"
 #include "lib/path.h"
 #include "lib/run-command.h"
@@ -231,7 +232,7 @@ patch_read_lines(struct message *msg, git_diff **out)
 
 	*out = NULL;
 	if (memchr(text, '\0', len))
-		return error("the patch in '%s' holds a NUL byte; khsend cannot read it as git does", msg->name);
+		return error(_("the patch in '%s' holds a NUL byte; khsend cannot read it as git does"), msg->name);
 	if (!has_line(text, "diff --git ")) {
 		plain_diff_to_git(text, &converted);
 		text = converted.buf;
@@ -242,7 +243,7 @@ patch_read_lines(struct message *msg, git_diff **out)
 		return 0;
 	}
 	if ((repeated = repeated_rename_header(text))) {
-		error("cannot read the patch in '%s': '%.*s' is repeated in one file's header",
+		error(_("cannot read the patch in '%s': '%.*s' is repeated in one file's header"),
 		      msg->name, (int)(strchrnul(repeated, '\n') - repeated), repeated);
 		strbuf_release(&converted);
 		return -1;
@@ -260,8 +261,8 @@ patch_read_lines(struct message *msg, git_diff **out)
 static int
 disagree(const struct message *msg, const char *what)
 {
-	return error("khsend reads the patch in '%s' differently from git apply (%s), so it cannot "
-		     "vouch for what it would change; it refuses to pass it", msg->name, what);
+	return error(_("khsend reads the patch in '%s' differently from git apply (%s), so it cannot "
+		       "vouch for what it would change; it refuses to pass it"), msg->name, what);
 }
 
 /* The four readings: -p1 and -p0, forward (new names) and reverse (old names). */
@@ -452,8 +453,8 @@ messages_read_diff(struct message **msgs, size_t n, const char *scratch)
 	if (run_numstat(&text, scratch, 1, 0, &first, &nr, &err)) {
 		if (nfiles > 1)
 			goto one_by_one;
-		error("git apply cannot read the patch in '%s' (it %s), so git am would not apply it either; "
-		      "khsend does not check what git cannot read", msgs[which[0]]->name, err.buf);
+		error(_("git apply cannot read the patch in '%s' (it %s), so git am would not apply it either; "
+		        "khsend does not check what git cannot read"), msgs[which[0]]->name, err.buf);
 		goto out;
 	}
 	for (size_t k = 0; k < nfiles; k++) {

@@ -6,6 +6,7 @@
 #include "series/series.h"
 #include "series/input.h"
 #include "series/mbox.h"
+#include "lib/i18n.h"
 #include "lib/path.h"
 #include "lib/run-command.h"
 #include "lib/usage.h"
@@ -106,7 +107,7 @@ read_file(struct reader *rd, const char *path, int users, const char *name_for_o
 	int mbox = -1, ret = 0;
 
 	if (!fp)
-		return error_errno("cannot read '%s'", path);
+		return error_errno(_("cannot read '%s'"), path);
 	while (!ret && (len = getline(&line, &cap, fp)) >= 0) {
 		if (mbox < 0) {
 			if (is_blank(line, (size_t)len)) {
@@ -144,7 +145,7 @@ read_file(struct reader *rd, const char *path, int users, const char *name_for_o
 			continue;
 		}
 		if (msg.raw.len + (size_t)len > MAX_MAIL_BYTES) {
-			ret = error("'%s': a mail larger than %u MiB", shown, MAX_MAIL_BYTES >> 20);
+			ret = error(_("'%s': a mail larger than %u MiB"), shown, MAX_MAIL_BYTES >> 20);
 			break;
 		}
 		strbuf_add(&msg.raw, line, (size_t)len);
@@ -152,7 +153,7 @@ read_file(struct reader *rd, const char *path, int users, const char *name_for_o
 	strbuf_addbuf(&msg.raw, &held);
 	strbuf_release(&held);
 	if (!ret && ferror(fp))
-		ret = error_errno("cannot read '%s'", shown);
+		ret = error_errno(_("cannot read '%s'"), shown);
 	else if (!ret && n) {
 		char *name = xstrfmt("%s (message %zu)", shown, ++n);
 
@@ -206,11 +207,11 @@ read_revisions(struct reader *rd, const struct strvec *revs)
 		for (size_t i = 0; i < revs->nr; i++)
 			if (strcmp(revs->v[i], "--")) {
 				free(dir);
-				return error("'%s': no such file or directory (and this is not a git repository, "
-					     "so it is not a revision either)", revs->v[i]);
+				return error(_("'%s': no such file or directory (and this is not a git repository, "
+					       "so it is not a revision either)"), revs->v[i]);
 			}
 		free(dir);
-		return error("no revisions after '--'");
+		return error(_("no revisions after '--'"));
 	}
 	/*
 	 * Name what is neither a file nor a revision, before git format-patch
@@ -221,12 +222,12 @@ read_revisions(struct reader *rd, const struct strvec *revs)
 		if (i + 1 == revs->nr)
 			for (size_t k = 0; k < revs->nr; k++)
 				if (!repo_names_revisions(repo, revs->v[k])) {
-					ret = error("'%s': no such file, and not a revision in this repository",
+					ret = error(_("'%s': no such file, and not a revision in this repository"),
 						    revs->v[k]);
 					goto out;
 				}
 	if (mkdir_p(dir, 1)) {
-		ret = error_errno("cannot create '%s'", dir);
+		ret = error_errno(_("cannot create '%s'"), dir);
 		goto out;
 	}
 	repo_git(repo, &cp);
@@ -241,8 +242,8 @@ read_revisions(struct reader *rd, const struct strvec *revs)
 
 		for (size_t i = 0; i < revs->nr; i++)
 			strbuf_addf(&words, "%s%s", i ? " " : "", revs->v[i]);
-		ret = error("git format-patch %s on '%s' (khsend reads revisions and their options "
-			    "as git send-email does: through git format-patch)",
+		ret = error(_("git format-patch %s on '%s' (khsend reads revisions and their options "
+			      "as git send-email does: through git format-patch)"),
 			    describe_outcome(rc, why, sizeof(why)), words.buf);
 		strbuf_release(&words);
 		goto out;
@@ -282,12 +283,12 @@ series_read(const struct strvec *inputs, const struct series_options *opts, mess
 		goto out;
 	}
 	if (!files.nr && !revs.nr) {
-		ret = error("no patches given (name patch files, a directory, an mbox or revisions)");
+		ret = error(_("no patches given (name patch files, a directory, an mbox or revisions)"));
 		goto out;
 	}
 	for (size_t i = 0; i < files.nr && !ret; i++) {
 		if (is_dir(files.v[i])) {
-			ret = error("'%s' is a directory, not a patch", files.v[i]);
+			ret = error(_("'%s' is a directory, not a patch"), files.v[i]);
 			break;
 		}
 		ret = read_file(&rd, files.v[i], 1, NULL);
@@ -299,7 +300,7 @@ series_read(const struct strvec *inputs, const struct series_options *opts, mess
 
 		for (size_t i = 0; i < revs.nr; i++)
 			strbuf_addf(&words, "%s%s", i ? " " : "", revs.v[i]);
-		ret = error("git format-patch made no patches of '%s'", words.buf);
+		ret = error(_("git format-patch made no patches of '%s'"), words.buf);
 		strbuf_release(&words);
 	}
 out:
@@ -324,7 +325,7 @@ series_build(struct series *s, const struct strvec *inputs, const struct series_
 	if (!opts->keep_dir)
 		BUG("series_build() keeps its messages in a directory");
 	if (mkdir_p(opts->keep_dir, 1))
-		return error_errno("cannot create '%s'", opts->keep_dir);
+		return error_errno(_("cannot create '%s'"), opts->keep_dir);
 	return series_read(inputs, opts, keep_one, s);
 }
 
@@ -334,8 +335,8 @@ series_add_file(struct series *s, const char *file, const char *name)
 	struct message msg = MESSAGE_INIT;
 
 	if (strbuf_read_file(&msg.raw, file, MAX_MAIL_BYTES) < 0) {
-		int ret = errno == EFBIG ? error("'%s' is too large (more than %u MiB)", file, MAX_MAIL_BYTES >> 20)
-					 : error_errno("cannot read '%s'", file);
+		int ret = errno == EFBIG ? error(_("'%s' is too large (more than %u MiB)"), file, MAX_MAIL_BYTES >> 20)
+					 : error_errno(_("cannot read '%s'"), file);
 
 		message_release(&msg);
 		return ret;
