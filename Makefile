@@ -5,9 +5,9 @@
 #   make check SAN=1        # AddressSanitizer + UBSan build, then the suite
 #   make DEVELOPER=0        # without -Werror
 PREFIX ?= /usr/local
-BINDIR ?= $(PREFIX)/bin
-DATADIR ?= $(PREFIX)/share/khsend
-LIBEXECDIR ?= $(PREFIX)/lib/khsend
+BINDIR := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share/khsend
+LIBEXECDIR := $(PREFIX)/lib/khsend
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
@@ -40,7 +40,7 @@ endif
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNINGS) $(SANFLAGS) \
 	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1)
-override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"'
+override CPPFLAGS += -MMD -MP -Iwrapper
 override LDFLAGS += $(SANFLAGS)
 LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1)
 
@@ -61,10 +61,8 @@ HOOKS := $(wildcard hooks/*)
 # More files for $(DATADIR) (beside policy.yaml) and for $(LIBEXECDIR); khsend boot adds its own.
 DATA_FILES := data/boot.config
 LIBEXEC_FILES := $(BOOT_INIT)
-# The man pages name the installed paths, not the defaults they are written with.
-MAN_OUT := $(MANPAGES:doc/%=$(OUT)/man/%)
 
-all: $(PROG) $(BOOT_INIT) $(MAN_OUT)
+all: $(PROG) $(BOOT_INIT)
 
 $(PROG): $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LDLIBS)
@@ -115,18 +113,15 @@ build-fuzz:
 
 -include $(FUZZ_OBJS:.o=.d)
 
-# DATADIR and LIBEXECDIR are compiled in: "make" then "make PREFIX=/usr install"
-# must rebuild, or the installed binary would look for its policy in the wrong place.
-$(OUT)/paths.stamp: FORCE | $(OUT)
-	@echo '$(DATADIR) $(LIBEXECDIR)' | cmp -s - $@ || echo '$(DATADIR) $(LIBEXECDIR)' > $@
-$(OBJS): $(OUT)/paths.stamp
+# Nothing is compiled for PREFIX: the binary finds its files at run time, from
+# where it is (<prefix>/bin/khsend reads <prefix>/share/khsend and
+# <prefix>/lib/khsend).  So "make" as yourself, then "sudo make install
+# PREFIX=/usr" copies what was built and writes nothing into $(OUT); only the
+# installed man pages are edited on their way to name the installed paths.
+# DATADIR and LIBEXECDIR are therefore fixed below PREFIX.
+MAN_SED := -e 's|/usr/local/share/khsend|$(DATADIR)|g' -e 's|/usr/local/lib/khsend|$(LIBEXECDIR)|g'
 
-$(OUT)/man/%: doc/% $(OUT)/paths.stamp
-	@mkdir -p $(@D)
-	sed -e 's|/usr/local/share/khsend|$(DATADIR)|g' -e 's|/usr/local/lib/khsend|$(LIBEXECDIR)|g' \
-		-e 's|PREFIX=/usr/local|PREFIX=$(PREFIX)|g' $< > $@
-
-install: all
+install: $(PROG) $(BOOT_INIT)
 	$(INSTALL) -d -m 755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(MANDIR)/man1" \
 		"$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHCOMPDIR)"
 	$(INSTALL) -m 755 $(PROG) "$(DESTDIR)$(BINDIR)/khsend"
@@ -139,8 +134,9 @@ ifneq ($(LIBEXEC_FILES),)
 	$(INSTALL) -d -m 755 "$(DESTDIR)$(LIBEXECDIR)"
 	$(INSTALL) -m 755 $(LIBEXEC_FILES) "$(DESTDIR)$(LIBEXECDIR)/"
 endif
-	$(INSTALL) -m 644 $(OUT)/man/khsend.1 "$(DESTDIR)$(MANDIR)/man1/khsend.1"
-	$(INSTALL) -m 644 $(OUT)/man/khsend-policy.5 "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5"
+	sed $(MAN_SED) doc/khsend.1 > "$(DESTDIR)$(MANDIR)/man1/khsend.1"
+	sed $(MAN_SED) doc/khsend-policy.5 > "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5"
+	chmod 644 "$(DESTDIR)$(MANDIR)/man1/khsend.1" "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5"
 	$(INSTALL) -m 644 $(COMPLETION) "$(DESTDIR)$(BASHCOMPDIR)/khsend"
 
 # The mirror of install: the same files, then the directories that are khsend's own.
@@ -180,7 +176,7 @@ ci:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check ci clean compat demo fuzz install uninstall FORCE
+.PHONY: all check ci clean compat demo fuzz install uninstall
 
 # Benchmarks are not part of the suite: speed goals live here, not in timed tests.
 bench: $(PROG) bench-send

@@ -68,12 +68,6 @@ has_option() {
 		assert_line --regexp '^EXAMPLES$'
 		assert_line --regexp '^SEE ALSO$'
 	done
-	# The pages with the installed paths (make install) render as cleanly.
-	for page in "$ROOT"/build/man/khsend.1 "$ROOT"/build/man/khsend-policy.5; do
-		[ -e "$page" ] || continue
-		run --separate-stderr env MANWIDTH=80 man --warnings -l "$page"
-		[ -z "$stderr" ]
-	done
 }
 
 @test "every command that khsend --help lists has a section in khsend(1)" {
