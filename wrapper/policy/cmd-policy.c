@@ -182,16 +182,11 @@ cmd_explain(int argc, const char **argv)
 	ctx_load_policy(&ctx, &policies, NULL);
 	e = policy_find(&ctx.policy, argv[1]);
 	if (!e) {
-		struct strbuf near = STRBUF_INIT;
+		struct strbuf hint = STRBUF_INIT;
 
-		for (size_t i = 0; i < ctx.policy.nr; i++)
-			if (strstr(ctx.policy.v[i]->id, argv[1]) || strstr(argv[1], ctx.policy.v[i]->id))
-				strbuf_addf(&near, "%s%s", near.len ? ", " : "", ctx.policy.v[i]->id);
-		if (near.len)
-			error("no policy entry '%s' (did you mean: %s?)", argv[1], near.buf);
-		else
-			error("no policy entry '%s' (see 'khsend policy list')", argv[1]);
-		strbuf_release(&near);
+		ctx_add_id_hint(&ctx, argv[1], 0, &hint);
+		error("no policy entry '%s' (%s)", argv[1], hint.len ? hint.buf : "see 'khsend policy list'");
+		strbuf_release(&hint);
 		ret = EXIT_ERROR;
 		goto out;
 	}
