@@ -44,14 +44,20 @@ report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
 static const char *
 what_to_do(const struct finding *f, enum report_mode mode)
 {
+	if (f->allowed && (mode == REPORT_APPLY || mode == REPORT_COMMIT))
+		return "You allowed this change (KHSEND_ALLOW or git config khsend.allow), so it goes in.";
 	if (f->allowed)
 		return "You allowed this change with --allow; it goes out with a note for the reviewers.";
+	if (mode == REPORT_APPLY && f->action != POLICY_BLOCK)
+		return f->action == POLICY_ANNOTATE
+			       ? "The patch is applied. Its author may not have meant to change this; you may\n"
+				 "    want to ask."
+			       : "This is only a note: the patch is applied.";
 	switch (f->action) {
 	case POLICY_BLOCK:
 		switch (mode) {
 		case REPORT_APPLY:
-			return "This patch should not be applied as it is. 'khsend reply' drafts a kind answer\n"
-			       "    for its author.";
+			return "git am does not apply this patch as it is; the ways on are below.";
 		case REPORT_COMMIT:
 			return "Please keep this line as it is before you commit; other fixes are welcome.";
 		default:
@@ -90,9 +96,13 @@ print_finding(FILE *fp, const struct finding *f, enum report_mode mode)
 	{
 		struct strbuf in = STRBUF_INIT;
 
-		strbuf_addf(&in, "  in %s", f->patch);
-		if (f->subject && *f->subject)
-			strbuf_addf(&in, ": %s", f->subject);
+		/* A patch named by its subject is named once. */
+		if (f->subject && *f->subject && strstr(f->subject, f->patch))
+			strbuf_addf(&in, "  in %s", f->subject);
+		else if (f->subject && *f->subject)
+			strbuf_addf(&in, "  in %s: %s", f->patch, f->subject);
+		else
+			strbuf_addf(&in, "  in %s", f->patch);
 		print_sanitized(fp, "", in.buf);
 		strbuf_release(&in);
 	}
@@ -148,12 +158,22 @@ report_text(FILE *fp, const struct checker *c, enum report_mode mode)
 			plural(d->messages, "message", "messages"));
 		return;
 	}
-	fprintf(fp, "Thank you for your work on the kernel! Before this goes further, khsend found\n"
-		    "%zu %s to text that the maintainers wrote that way on purpose. Kernel code has\n"
-		    "jokes in it, and a spell checker cannot tell them from typos. Here is what they mean.\n\n",
-		d->nr, plural(d->nr, "change", "changes"));
+	if (mode == REPORT_APPLY)
+		fprintf(fp, "khsend: this patch makes %zu %s to text kept that way on purpose: kernel\n"
+			    "jokes that a spell checker takes for typos. Here is what each one is.\n\n",
+			d->nr, plural(d->nr, "change", "changes"));
+	else
+		fprintf(fp, "Thank you for your work on the kernel! Before this goes further, khsend found\n"
+			    "%zu %s to text that the maintainers wrote that way on purpose. Kernel code has\n"
+			    "jokes in it, and a spell checker cannot tell them from typos. Here is what they mean.\n\n",
+			d->nr, plural(d->nr, "change", "changes"));
 	for (size_t i = 0; i < d->nr; i++)
 		print_finding(fp, &d->findings[i], mode);
+	if (mode == REPORT_APPLY) {
+		fprintf(fp, "khsend: %zu %s git am, %zu only explained\n", blocks,
+			plural(blocks, "change stops", "changes stop"), notes + warns);
+		return;
+	}
 	fprintf(fp, "khsend: %zu %s checked: %zu %s, %zu %s, %zu %s",
 		d->messages, plural(d->messages, "message", "messages"),
 		blocks, plural(blocks, "change blocks", "changes block"),

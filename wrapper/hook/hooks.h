@@ -16,4 +16,7 @@ struct shipped_hook {
 extern const struct shipped_hook shipped_hooks[];
 extern const size_t nr_shipped_hooks;
 
+/* The shipped hook of this name, or NULL. */
+const struct shipped_hook *shipped_hook_find(const char *name);
+
 #endif
