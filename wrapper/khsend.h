@@ -50,6 +50,7 @@ int cmd_install_hooks(int argc, const char **argv);
 int cmd_uninstall_hooks(int argc, const char **argv);
 int cmd_hook(int argc, const char **argv);
 int cmd_policy(int argc, const char **argv);
+int cmd_policy_export(int argc, const char **argv);
 int cmd_reply(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_scan(int argc, const char **argv);

@@ -4,6 +4,7 @@
 #include "lib/parse-options.h"
 #include "check/report.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "lib/usage.h"
 
 #include <stdio.h>
@@ -11,7 +12,8 @@
 
 static const char *const policy_usage[] = {
 	"khsend policy check [<file>...]",
-	"khsend policy list [--policy <file>]... [--format=text|json | --ids]",
+	"khsend policy list [--policy <file>]... [--format=text|json | --ids [--overridable]]",
+	"khsend policy export --format=codespell|codespell-words|typos|checkpatch [--policy <file>]... [<tree>]",
 	NULL,
 };
 
@@ -94,11 +96,12 @@ policy_list(int argc, const char **argv)
 	struct strvec policies = STRVEC_INIT;
 	const char *format = NULL;
 	struct khsend_ctx ctx;
-	int ids = 0;
+	int ids = 0, overridable = 0;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
 		OPT_STRING(0, "format", &format, "text|json", "output format (default: text)"),
 		OPT_BOOL(0, "ids", &ids, "print only the ids, one a line (for scripts and completion)"),
+		OPT_BOOL(0, "overridable", &overridable, "with --ids: only those --allow accepts (allow-override)"),
 		OPT_END(),
 	};
 
@@ -107,6 +110,8 @@ policy_list(int argc, const char **argv)
 		usage_msg_opt(policy_usage, options, "'policy list' takes no arguments");
 	if (ids == 1 && format)
 		usage_msg_opt(policy_usage, options, "--ids and --format cannot be combined");
+	if (overridable == 1 && ids != 1)
+		usage_msg_opt(policy_usage, options, "--overridable goes with --ids");
 	if (!format)
 		format = "text";
 	if (strcmp(format, "text") && strcmp(format, "json"))
@@ -115,7 +120,8 @@ policy_list(int argc, const char **argv)
 	ctx_load_policy(&ctx, &policies, NULL);
 	if (ids == 1) {
 		for (size_t i = 0; i < ctx.policy.nr; i++)
-			printf("%s\n", ctx.policy.v[i]->id);
+			if (overridable != 1 || ctx.policy.v[i]->allow_override)
+				printf("%s\n", ctx.policy.v[i]->id);
 	} else if (!strcmp(format, "json")) {
 		list_json(&ctx.policy);
 	} else {
@@ -144,6 +150,7 @@ static const struct {
 } policy_commands[] = {
 	{ "check", policy_check },
 	{ "list", policy_list },
+	{ "export", cmd_policy_export },
 };
 
 int
@@ -157,9 +164,16 @@ cmd_policy(int argc, const char **argv)
 
 		parse_options(argc, argv, none, policy_usage, 0);
 	}
-	usage_msg_opt(policy_usage, (struct option[]){ OPT_END() },
-		      argc < 2 ? "say 'check' or 'list'" : "unknown policy command '%s'",
-		      argc < 2 ? "" : argv[1]);
+	if (argc < 2)
+		usage_msg_opt(policy_usage, (struct option[]){ OPT_END() }, "say 'check', 'list' or 'export'");
+	{
+		const char *names[] = { "check", "list", "export" };
+		struct strbuf hint = STRBUF_INIT;
+
+		suggest_add_hint(&hint, argv[1], names, sizeof(names) / sizeof(*names));
+		usage_msg_opt(policy_usage, (struct option[]){ OPT_END() }, "unknown policy command '%s'%s%s",
+			      argv[1], hint.len ? "; " : "", hint.buf);
+	}
 }
 
 int

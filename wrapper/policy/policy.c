@@ -1093,6 +1093,28 @@ policy_entry_count(const struct policy_entry *e, const char *line)
 }
 
 int
+policy_entry_find(const struct policy_entry *e, const char *line, size_t from, size_t *so, size_t *eo)
+{
+	const char *p;
+
+	if (e->regex_src) {
+		regmatch_t m;
+
+		if (regexec(&e->regex, line + from, 1, &m, from ? REG_NOTBOL : 0))
+			return 0;
+		*so = from + (size_t)m.rm_so;
+		*eo = from + (size_t)m.rm_eo;
+		return 1;
+	}
+	p = e->ignore_case ? strcasestr(line + from, e->string) : strstr(line + from, e->string);
+	if (!p)
+		return 0;
+	*so = (size_t)(p - line);
+	*eo = *so + strlen(e->string);
+	return 1;
+}
+
+int
 policy_entry_occurs_in(const struct policy_entry *e, const char *text, size_t len)
 {
 	/* REG_NEWLINE (set at compile time) keeps a match within one line. */

@@ -78,6 +78,8 @@ const char *policy_system_path(void);
 int policy_entry_covers(const struct policy_entry *e, const char *path);
 /* Non-overlapping occurrences of the entry's string in a NUL-terminated line. */
 size_t policy_entry_count(const struct policy_entry *e, const char *line);
+/* The first occurrence in `line` at or after `from`: 1 and its [*so, *eo), or 0. */
+int policy_entry_find(const struct policy_entry *e, const char *line, size_t from, size_t *so, size_t *eo);
 /*
  * Does the entry occur anywhere in `text`, a NUL-terminated buffer of
  * lines?  One call for many lines: a match never spans a newline.
