@@ -4,8 +4,8 @@
  * use the series' base, which the first message tells (git format-patch's
  * base-commit line, or the parent of its commit), else HEAD.
  *
- * With checkpatch's options (-q, --terse, --showfile, --no-summary,
- * --mailback) or --format=checkpatch it answers as checkpatch.pl does,
+ * With checkpatch's options (--terse, --showfile, --no-summary, --mailback;
+ * -q then has checkpatch's meaning) or --format=checkpatch it answers as checkpatch.pl does,
  * for b4's per-patch checks: "khsend check - -q --terse --no-summary
  * --mailback --showfile" prints nothing at all for a clean patch.
  */
@@ -22,7 +22,7 @@
 #include <string.h>
 
 static const char *const check_usage[] = {
-	"khsend check [--policy <file>]... [--format=text|json] <patch|directory|mbox|revisions|->...",
+	"khsend check [-q] [--policy <file>]... [--format=text|json] <patch|directory|mbox|revisions|->...",
 	"khsend check [--policy <file>]... [-q] [--terse] [--showfile] [--no-summary] [--mailback] <patch|->",
 	NULL,
 };
@@ -79,8 +79,8 @@ cmd_check(int argc, const char **argv)
 		OPT_STRING(0, "format", &format, "text|json|checkpatch", "how to print the findings (default: text)"),
 		OPT_BOOL(0, "format-patch", &format_patch,
 			 "a name that is both a file and a revision means the revision"),
+		OPT_COUNTUP('q', "quiet", &cpo.quiet, "print nothing when nothing is found (checkpatch: no closing words)"),
 		OPT_GROUP("checkpatch.pl's options (each means --format=checkpatch):"),
-		OPT_COUNTUP('q', "quiet", &cpo.quiet, "no closing words; with --terse or twice, no summary when clean"),
 		OPT_BOOL(0, "terse", &cpo.terse, "one line a finding: <input>:<line>: ERROR|WARNING|CHECK: ..."),
 		OPT_BOOL(0, "showfile", &cpo.showfile, "name the changed file and its line, not the input's line"),
 		OPT_BOOL(0, "summary", &summary, "the 'total: ...' line (the default; --no-summary drops it)"),
@@ -91,7 +91,7 @@ cmd_check(int argc, const char **argv)
 
 	/* Unknown options go to git format-patch with the revisions (-3, --root, -v2 ...). */
 	argc = parse_options(argc, argv, options, check_usage, PARSE_OPT_KEEP_DASHDASH | PARSE_OPT_KEEP_UNKNOWN);
-	if (cpo.quiet || cpo.terse == 1 || cpo.showfile == 1 || summary >= 0 || cpo.mailback == 1 || no_tree >= 0) {
+	if (cpo.terse == 1 || cpo.showfile == 1 || summary >= 0 || cpo.mailback == 1 || no_tree >= 0) {
 		if (format && strcmp(format, "checkpatch"))
 			usage_msg_opt(check_usage, options, "--format=%s cannot be combined with checkpatch's options",
 				      format);
@@ -133,7 +133,7 @@ cmd_check(int argc, const char **argv)
 	}
 	if (!strcmp(format, "json"))
 		report_json(stdout, &run.ck.det);
-	else
+	else if (!cpo.quiet || run.ck.det.nr || run.ck.policy_changes.nr)
 		report_text(stdout, &run.ck, REPORT_CHECK);
 	ret = detector_blocked(&run.ck.det) ? EXIT_FINDING : EXIT_CLEAN;
 out:

@@ -152,17 +152,17 @@ as_codespell_reads(const char *line)
 }
 
 static void
-occurrence(void *data, size_t entry, const char *path, int lineno, const char *line, size_t count)
+occurrence(void *data, size_t entry, const char *path, int lineno, const char *line)
 {
 	struct export_run *r = data;
 	const struct policy_entry *e = r->policy->v[entry];
-	size_t from = 0, so, eo;
+	size_t from = 0, len = strlen(line), so, eo;
 
 	if (r->format == EXPORT_CODESPELL) {
 		strvec_push_nodup(&r->lines, as_codespell_reads(line));
 		return;
 	}
-	while (from <= strlen(line) && policy_entry_find(e, line, from, &so, &eo)) {
+	while (from <= len && policy_entry_find(e, line, len, from, &so, &eo)) {
 		take_words(r, line, so, eo);
 		from = eo > so ? eo : so + 1;
 	}
@@ -259,32 +259,23 @@ toml_string(struct strbuf *sb, const char *s)
 }
 
 /*
- * The entry as a regex of Rust's regex crate (what typos uses): a string
- * escaped, a POSIX ERE with its GNU word edges \< \> as \b.
+ * The entry as a regex of Rust's regex crate, what typos uses: a string
+ * escaped; a regex as it is (a PCRE2 pattern reads the same there, but for
+ * lookaround and backreferences, which typos then reports).
  */
 static void
 rust_regex(struct strbuf *sb, const struct policy_entry *e)
 {
 	if (e->ignore_case)
 		strbuf_addstr(sb, "(?i)");
-	if (!e->regex_src) {
-		for (const char *p = e->string; *p; p++) {
-			if (strchr("\\.+*?()|[]{}^$#&-~", *p))
-				strbuf_addch(sb, '\\');
-			strbuf_addch(sb, *p);
-		}
+	if (e->regex_src) {
+		strbuf_addstr(sb, e->regex_src);
 		return;
 	}
-	for (const char *p = e->regex_src; *p; p++) {
-		if (p[0] == '\\' && (p[1] == '<' || p[1] == '>')) {
-			strbuf_addstr(sb, "\\b");
-			p++;
-		} else if (p[0] == '\\' && p[1]) {
-			strbuf_add(sb, p, 2);
-			p++;
-		} else {
-			strbuf_addch(sb, *p);
-		}
+	for (const char *p = e->string; *p; p++) {
+		if (strchr("\\.+*?()|[]{}^$#&-~", *p))
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *p);
 	}
 }
 

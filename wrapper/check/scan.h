@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * scan: every line of a source tree where a policy entry occurs, in name
- * order (for khsend scan and khsend policy export).
+ * order (khsend scan's walk, in cmd-scan.c, for khsend policy export).
  */
 #ifndef KHSEND_SCAN_H
 #define KHSEND_SCAN_H
@@ -10,13 +10,14 @@
 
 #include <stddef.h>
 
+struct repo;
+
 /*
  * Called for each occurrence: the entry's index in the policy, the file's
  * path from the top of the tree, the line number and the line itself
  * (NUL-terminated, without its newline; a CR before it is kept).
- * `count` is how often the entry occurs in the line.
  */
-typedef void (*scan_fn)(void *data, size_t entry, const char *path, int lineno, const char *line, size_t count);
+typedef void (*scan_fn)(void *data, size_t entry, const char *path, int lineno, const char *line);
 
 /*
  * Walk `tree` (skipping .git, binary files, symlinks) and call fn for each
