@@ -171,7 +171,8 @@ patch_from_contributor() {
 	refute_output --partial 'Thank you for your work'
 	refute_output --partial 'Sending it'
 	assert_line '  in [PATCH 1/1] sched/topology: Fix a spelling mistake in error message'
-	assert_line '    git am does not apply this patch as it is; the ways on are below.'
+	assert_line "git am does not apply a patch with a change marked 'block' as it is; the ways"
+	assert_line 'on are below.'
 	assert_line 'khsend: 1 change stops git am, 0 only explained'
 	gitdir=$(cd "$(git rev-parse --git-dir)" && pwd)
 	assert_line "khsend (applypatch-msg): to apply it all the same: git apply --index $gitdir/rebase-apply/patch && KHSEND_ALLOW=sched-topology-borken git am --continue"
@@ -189,7 +190,7 @@ patch_from_contributor() {
 	run git am "$ROOT/tests/fixtures/borken.patch"
 	assert_success
 	assert_output --partial '"borken" is not a typo.'
-	assert_output --partial 'You allowed this change (KHSEND_ALLOW or git config khsend.allow), so it goes in.'
+	assert_output --partial 'You allowed a change (KHSEND_ALLOW or git config khsend.allow), so it goes in.'
 	git reset -q --hard "$head"
 	# An id that is no entry stops git am, with a suggestion.
 	git config --unset-all khsend.allow

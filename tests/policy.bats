@@ -344,7 +344,7 @@ EOF2
 	assert_output --partial 'fsck'
 	assert_line --regexp '^defined at .*policy.yaml:[0-9]+$'
 	run -2 khsend explain borken
-	assert_output --partial "no policy entry 'borken' (did you mean: "
+	assert_output --partial "no policy entry 'borken' (did you mean '"
 	assert_output --partial 'sched-topology-borken'
 }
 

@@ -9,8 +9,9 @@
  *   codespell-words  an --ignore-words file: the words of the protected
  *                    text that codespell's dictionary lists as typos
  *   typos            a _typos.toml: the protected strings as
- *                    extend-ignore-re, their words and identifiers as
- *                    always valid (extend-words, extend-identifiers)
+ *                    extend-ignore-re (but regexes only PCRE2 reads),
+ *                    their words and identifiers as always valid
+ *                    (extend-words, extend-identifiers)
  *   checkpatch       a --codespellfile for checkpatch.pl --codespell:
  *                    codespell's dictionary without the protected words
  *
@@ -259,10 +260,28 @@ toml_string(struct strbuf *sb, const char *s)
 }
 
 /*
- * The entry as a regex of Rust's regex crate, what typos uses: a string
- * escaped; a regex as it is (a PCRE2 pattern reads the same there, but for
- * lookaround and backreferences, which typos then reports).
+ * What of PCRE2 Rust's regex crate (what typos uses) does not read: \K,
+ * lookaround, atomic groups, backreferences, possessive repeats.  NULL if
+ * the regex has none of them.
  */
+static const char *
+pcre_only(const char *re)
+{
+	static const char *const what[] = { "\\K", "(?=", "(?!", "(?<=", "(?<!", "(?>", "*+", "++", "?+", "}+" };
+
+	for (const char *p = re; *p; p++) {
+		if (p[0] == '\\' && p[1] >= '1' && p[1] <= '9')
+			return "a backreference";
+		for (size_t i = 0; i < sizeof(what) / sizeof(*what); i++)
+			if (!strncmp(p, what[i], strlen(what[i])) && (p == re || p[-1] != '\\'))
+				return what[i];
+		if (p[0] == '\\' && p[1])
+			p++;
+	}
+	return NULL;
+}
+
+/* The entry as a regex of Rust's regex crate: a string escaped; a PCRE2 regex as it is. */
 static void
 rust_regex(struct strbuf *sb, const struct policy_entry *e)
 {
@@ -289,9 +308,16 @@ print_typos(const struct export_run *r)
 			   "# at the top of the tree, or give it to typos with --config.\n"
 			   "[default]\nextend-ignore-re = [\n");
 	for (size_t i = 0; i < r->policy->nr; i++) {
+		const struct policy_entry *e = r->policy->v[i];
+		const char *unread = e->regex_src ? pcre_only(e->regex_src) : NULL;
 		struct strbuf re = STRBUF_INIT;
 
-		rust_regex(&re, r->policy->v[i]);
+		if (unread) {
+			/* Its words are still below: typos only reads them in other places too. */
+			strbuf_addf(&sb, "    # %s: its regex uses %s, which typos cannot read\n", e->id, unread);
+			continue;
+		}
+		rust_regex(&re, e);
 		strbuf_addstr(&sb, "    ");
 		toml_string(&sb, re.buf);
 		strbuf_addstr(&sb, ",  # ");
