@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # bash completion for khsend(1)                            -*- shell-script -*-
 # shellcheck shell=bash
 #

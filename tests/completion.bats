@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Bash completion (completion/khsend.bash), called as readline calls it.
 
 load test_helper

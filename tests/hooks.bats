@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend's git hooks: installed by khsend install-hooks, run by real git am, git send-email, git commit.
 
 load test_helper

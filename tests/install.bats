@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # make install and make uninstall mirror each other, and the installed
 # khsend finds what it needs from PREFIX.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The man pages render cleanly and stay true to the program: every command,
 # option, config key, environment variable and policy key that khsend has
 # is documented.  Everything is taken from the program (its help, its error

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The policy file: strict validation, every problem reported as file:line:col, layers.
 
 load test_helper

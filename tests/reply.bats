@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend reply: the maintainer's kind answer to a patch that "fixes" a joke.
 
 load test_helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend scan: where each entry occurs, and --stale for entries whose joke is gone.
 
 load test_helper

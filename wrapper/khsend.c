@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend: check a kernel patch series for "fixed" jokes before it is sent.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* khsend: what the commands share. */
 #ifndef KHSEND_H
 #define KHSEND_H
@@ -7,7 +8,7 @@
 #include "lib/strvec.h"
 #include "policy/policy.h"
 
-#define KHSEND_VERSION "1.0"
+#define KHSEND_VERSION "1.1"
 
 /* Set up once per command: the repository around us, the policy, a scratch directory. */
 struct khsend_ctx {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench: khsend check against checkpatch.pl --codespell and grep -F -f,
 # on the same generated 2,000-patch series, plus peak memory at 200 and 2,000.
 #

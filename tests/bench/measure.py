@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """usage: measure.py RUNS COMMAND [ARGS...]
 
 Run the command RUNS times (output discarded) and print the median wall

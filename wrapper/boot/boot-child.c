@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-child: make and QEMU run for minutes, so they get a process group
  * of their own (a Ctrl-C on the terminal reaches only khsend, which then

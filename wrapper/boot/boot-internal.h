@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * boot-internal: what the stages of khsend boot share.  One file per
  * stage: boot-tree.c (cache, private work tree, git am), boot-kconfig.c

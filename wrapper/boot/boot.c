@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot: the pipeline of khsend boot, stage by stage: lock the tree's
  * cache, apply the series on the base in the private work tree, work out

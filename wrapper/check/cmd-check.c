@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend check: read the series one message at a time (memory stays flat),
  * check it, report.  The policy's repository layer and the result check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend scan: where does each entry occur in a source tree?  A maintainer
  * uses --stale to find entries whose joke is gone, so the policy stays true,

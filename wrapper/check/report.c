@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * report: checkpatch's "file:line:" shape, but it thanks the contributor
  * first and explains the joke before saying what to do.

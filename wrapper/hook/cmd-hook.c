@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * "khsend hook <name>": what the hooks in hooks/ exec, and what khsend
  * hands to git send-email and b4 as their transport.  Each hook's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hooks: the git hooks khsend ships (hooks/), and "khsend hook <name>",
  * what they and khsend's shims run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* color: decide once per stream whether escapes are welcome there. */
 #include "lib/color.h"
 #include "lib/config.h"

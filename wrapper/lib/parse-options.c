@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* parse-options: one table describes a command's options and its help. */
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"

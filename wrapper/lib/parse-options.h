@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* parse-options: option tables for khsend's commands (after git's parse-options.h). */
 #ifndef KHSEND_PARSE_OPTIONS_H
 #define KHSEND_PARSE_OPTIONS_H

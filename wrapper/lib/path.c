@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* path: the few file-system helpers khsend needs, with cleanup on exit. */
 #define _GNU_SOURCE
 #include "lib/path.h"

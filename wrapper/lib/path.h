@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* path: temporary directories, recursive removal and the XDG locations. */
 #ifndef KHSEND_PATH_H
 #define KHSEND_PATH_H

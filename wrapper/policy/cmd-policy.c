@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* khsend policy check|list and khsend explain: look at the policy itself. */
 #include "khsend.h"
 #include "lib/json.h"

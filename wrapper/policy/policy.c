@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * policy: load, validate and layer policy files with libyaml's document
  * API, after netplan's key tables and error format.  Every problem in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend reply: the maintainer's side.  For a received patch that alters a
  * protected string, draft the kind answer the article asks for: thanks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * compose: the kind reply itself -- thanks first, the changed lines
  * quoted, the joke explained, what happens next -- as a mail git
