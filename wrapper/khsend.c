@@ -38,7 +38,7 @@ static const struct command commands[] = {
 	{ "boot", cmd_boot, "build the series into a kernel and boot it in QEMU" },
 	{ "setup", cmd_setup, "prepare the default kernel tree for khsend boot" },
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
-	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
+	{ "policy", cmd_policy, "validate, list or export (for spell checkers) the policy" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
 	{ "reply", cmd_reply, "draft a kind reply to a received patch that changes a protected string" },
 	{ "install-hooks", cmd_install_hooks, "install khsend's git hooks in this repository" },
@@ -173,7 +173,7 @@ print_help(FILE *fp)
 		    "   or: khsend <command> [<options>]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		if (c->help)
-			fprintf(fp, "   %-14s%s\n", c->name, c->help);
+			fprintf(fp, "   %-17s%s\n", c->name, c->help);
 	fprintf(fp, "\noptions:\n"
 		    "    --color[=<when>]          colour: auto (only on a terminal), always or never\n"
 		    "    --no-color                the same as --color=never\n"

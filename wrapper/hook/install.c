@@ -32,6 +32,7 @@
 
 static const char *const install_usage[] = {
 	"khsend install-hooks [--force] [<hook>...]",
+	"khsend install-hooks --list",
 	NULL,
 };
 
@@ -139,14 +140,22 @@ int
 cmd_install_hooks(int argc, const char **argv)
 {
 	struct strbuf dir = STRBUF_INIT;
-	int force = 0, skipped = 0, installed = 0, ret = EXIT_CLEAN;
+	int force = 0, list = 0, skipped = 0, installed = 0, ret = EXIT_CLEAN;
 	struct option options[] = {
 		OPT_BOOL(0, "force", &force, "also replace a hook of your own (it is kept as <hook>.khsend-old, "
 			 "runs after khsend's, and comes back with uninstall-hooks)"),
+		OPT_BOOL(0, "list", &list, "print the names of khsend's hooks, one a line (for completion)"),
 		OPT_END(),
 	};
 
 	argc = parse_options(argc, argv, options, install_usage, 0);
+	if (list == 1) {
+		if (argc > 1 || force == 1)
+			usage_msg_opt(install_usage, options, "--list takes nothing else");
+		for (size_t k = 0; k < nr_shipped_hooks; k++)
+			printf("%s\n", shipped_hooks[k].name);
+		return EXIT_CLEAN;
+	}
 	check_hook_names(argc, argv, install_usage, options);
 	hooks_dir(&dir);
 	if (mkdir_p(dir.buf, 0))
