@@ -45,14 +45,14 @@ setup() {
 		./usr/share/doc/khsend/NEWS.gz; do
 		assert_line --regexp " $f( |\$)"
 	done
-	run -0 dpkg-deb -f "$DEB" Package Version Depends
-	assert_line 'Package: khsend'
 	local version
 	version=$(sed -n '1s/^khsend (\([^)]*\)).*/\1/p' "$ROOT/debian/changelog")
+	run -0 dpkg-deb -f "$DEB" Package Version Depends
+	assert_line 'Package: khsend'
 	assert_line "Version: $version"
+	assert_line --regexp '^Depends: .*libgit2-1\.5.*git-email'
 	run -0 "$PKGROOT/usr/bin/khsend" --version
 	assert_output "khsend version $version"
-	assert_line --regexp '^Depends: .*libgit2-1\.5.*git-email'
 }
 
 @test "the installed khsend checks the example series with the installed policy" {
