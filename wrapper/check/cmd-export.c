@@ -298,6 +298,19 @@ rust_regex(struct strbuf *sb, const struct policy_entry *e)
 	}
 }
 
+/* A typos table of always-valid words: each "word" = "word". */
+static void
+toml_valid_table(struct strbuf *sb, const char *name, const struct strvec *v)
+{
+	strbuf_addf(sb, "\n[%s]\n", name);
+	for (size_t i = 0; i < v->nr; i++) {
+		toml_string(sb, v->v[i]);
+		strbuf_addstr(sb, " = ");
+		toml_string(sb, v->v[i]);
+		strbuf_addch(sb, '\n');
+	}
+}
+
 static void
 print_typos(const struct export_run *r)
 {
@@ -325,20 +338,9 @@ print_typos(const struct export_run *r)
 		strbuf_addch(&sb, '\n');
 		strbuf_release(&re);
 	}
-	strbuf_addstr(&sb, "]\n\n[default.extend-identifiers]\n");
-	for (size_t i = 0; i < r->idents.nr; i++) {
-		toml_string(&sb, r->idents.v[i]);
-		strbuf_addstr(&sb, " = ");
-		toml_string(&sb, r->idents.v[i]);
-		strbuf_addch(&sb, '\n');
-	}
-	strbuf_addstr(&sb, "\n[default.extend-words]\n");
-	for (size_t i = 0; i < r->words.nr; i++) {
-		toml_string(&sb, r->words.v[i]);
-		strbuf_addstr(&sb, " = ");
-		toml_string(&sb, r->words.v[i]);
-		strbuf_addch(&sb, '\n');
-	}
+	strbuf_addstr(&sb, "]\n");
+	toml_valid_table(&sb, "default.extend-identifiers", &r->idents);
+	toml_valid_table(&sb, "default.extend-words", &r->words);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_release(&sb);
 }
