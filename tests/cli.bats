@@ -170,7 +170,7 @@ on_terminal() {
 	# Data is left as it is: patches and mails, word lists, the tests' fixtures.
 	while read -r f; do
 		head -3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || missing+=("$f")
-	done < <(git ls-files | grep -Ev '\.patch$|^LICENSE$|^NEWS$|^tests/fixtures/|^tools/lexicon/.*\.txt$|^tests/kernel-files\.txt$|^tests/compat/t9001-known-differences$')
+	done < <(git ls-files | grep -Ev '\.patch$|^LICENSE$|^NEWS$|^tests/fixtures/|^tools/lexicon/.*\.txt$|^tests/kernel-files\.txt$|^tests/compat/t9001-known-differences$|^debian/(changelog|control|copyright|khsend\.docs|source/format)$')
 	[ "${#missing[@]}" -eq 0 ] || fail "no SPDX line: ${missing[*]}"
 }
 
