@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend — check a kernel patch series for "fixed" jokes before sending it.
 #
 # The following variables may be overridden on the command line:
@@ -5,11 +6,11 @@
 #   make check SAN=1        # AddressSanitizer + UBSan build, then the suite
 #   make DEVELOPER=0        # without -Werror
 PREFIX ?= /usr/local
-BINDIR ?= $(PREFIX)/bin
-DATADIR ?= $(PREFIX)/share/khsend
-LIBEXECDIR ?= $(PREFIX)/lib/khsend
+BINDIR := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share/khsend
+LIBEXECDIR := $(PREFIX)/lib/khsend
 MANDIR ?= $(PREFIX)/share/man
-LOCALEDIR ?= $(PREFIX)/share/locale
+LOCALEDIR := $(PREFIX)/share/locale
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 CC ?= cc
@@ -48,8 +49,7 @@ endif
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNINGS) $(SANFLAGS) \
 	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1 libpcre2-8)
-override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"' \
-	-DKHSEND_LOCALEDIR='"$(LOCALEDIR)"'
+override CPPFLAGS += -MMD -MP -Iwrapper
 override LDFLAGS += $(SANFLAGS)
 LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1 libpcre2-8)
 
@@ -71,14 +71,12 @@ HOOKS := $(wildcard hooks/*)
 # More files for $(DATADIR) (beside policy.yaml) and for $(LIBEXECDIR); khsend boot adds its own.
 DATA_FILES := data/boot.config
 LIBEXEC_FILES := $(BOOT_INIT)
-# The man pages name the installed paths, not the defaults they are written with.
-MAN_OUT := $(MANPAGES:doc/%=$(OUT)/man/%)
 # khsend's messages in other languages: po/<lang>.po for each line of po/LINGUAS,
 # built into $(OUT)/locale/, where the khsend beside it finds them.
 LINGUAS := $(shell sed -e 's/\#.*//' po/LINGUAS)
 MO_FILES := $(LINGUAS:%=$(OUT)/locale/%/LC_MESSAGES/khsend.mo)
 
-all: $(PROG) $(BOOT_INIT) $(MAN_OUT) $(MO_FILES)
+all: $(PROG) $(BOOT_INIT) $(MO_FILES)
 
 $(PROG): $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LDLIBS)
@@ -160,18 +158,15 @@ build-fuzz:
 
 -include $(FUZZ_OBJS:.o=.d)
 
-# DATADIR and LIBEXECDIR are compiled in: "make" then "make PREFIX=/usr install"
-# must rebuild, or the installed binary would look for its policy in the wrong place.
-$(OUT)/paths.stamp: FORCE | $(OUT)
-	@echo '$(DATADIR) $(LIBEXECDIR) $(LOCALEDIR)' | cmp -s - $@ || echo '$(DATADIR) $(LIBEXECDIR) $(LOCALEDIR)' > $@
-$(OBJS): $(OUT)/paths.stamp
+# Nothing is compiled for PREFIX: the binary finds its files at run time, from
+# where it is (<prefix>/bin/khsend reads <prefix>/share/khsend and
+# <prefix>/lib/khsend).  So "make" as yourself, then "sudo make install
+# PREFIX=/usr" copies what was built and writes nothing into $(OUT); only the
+# installed man pages are edited on their way to name the installed paths.
+# DATADIR and LIBEXECDIR are therefore fixed below PREFIX.
+MAN_SED := -e 's|/usr/local/share/khsend|$(DATADIR)|g' -e 's|/usr/local/lib/khsend|$(LIBEXECDIR)|g'
 
-$(OUT)/man/%: doc/% $(OUT)/paths.stamp
-	@mkdir -p $(@D)
-	sed -e 's|/usr/local/share/khsend|$(DATADIR)|g' -e 's|/usr/local/lib/khsend|$(LIBEXECDIR)|g' \
-		-e 's|PREFIX=/usr/local|PREFIX=$(PREFIX)|g' $< > $@
-
-install: all
+install: $(PROG) $(BOOT_INIT) $(MO_FILES)
 	$(INSTALL) -d -m 755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(MANDIR)/man1" \
 		"$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(BASHCOMPDIR)"
 	$(INSTALL) -m 755 $(PROG) "$(DESTDIR)$(BINDIR)/khsend"
@@ -184,8 +179,9 @@ ifneq ($(LIBEXEC_FILES),)
 	$(INSTALL) -d -m 755 "$(DESTDIR)$(LIBEXECDIR)"
 	$(INSTALL) -m 755 $(LIBEXEC_FILES) "$(DESTDIR)$(LIBEXECDIR)/"
 endif
-	$(INSTALL) -m 644 $(OUT)/man/khsend.1 "$(DESTDIR)$(MANDIR)/man1/khsend.1"
-	$(INSTALL) -m 644 $(OUT)/man/khsend-policy.5 "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5"
+	sed $(MAN_SED) doc/khsend.1 > "$(DESTDIR)$(MANDIR)/man1/khsend.1"
+	sed $(MAN_SED) doc/khsend-policy.5 > "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5"
+	chmod 644 "$(DESTDIR)$(MANDIR)/man1/khsend.1" "$(DESTDIR)$(MANDIR)/man5/khsend-policy.5"
 	$(INSTALL) -m 644 $(COMPLETION) "$(DESTDIR)$(BASHCOMPDIR)/khsend"
 	for l in $(LINGUAS); do \
 		$(INSTALL) -d -m 755 "$(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES" && \
@@ -230,7 +226,7 @@ ci:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check ci clean compat demo fuzz install uninstall po pot FORCE
+.PHONY: all check ci clean compat demo fuzz install uninstall po pot
 
 # Benchmarks are not part of the suite: speed goals live here, not in timed tests.
 bench: $(PROG) bench-send

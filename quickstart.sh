@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # The README's Quick start: both commands install their own dependencies.
 #
 #   ./quickstart.sh demo   the main job on the built-in defaults: the packaged

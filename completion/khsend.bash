@@ -1,12 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # bash completion for khsend(1)                            -*- shell-script -*-
 # shellcheck shell=bash
 #
 # Nothing here is a copy of khsend's interface, so nothing can drift from it:
 # the commands come from "khsend --help", each command's options (and what
 # their values are: <file>, <dir>, <id>, <text|json>, ...) from "khsend CMD
-# -h", the policy ids from "khsend policy list --ids".  In send mode the
-# options of git send-email itself come from git's own completion
-# (_git_send_email), when bash-completion has it.
+# -h", the policy ids from "khsend policy list --ids" (--allow: only the
+# ids it accepts, --overridable), the hook names from "khsend install-hooks
+# --list".  In send mode the options of git send-email itself come from
+# git's own completion (_git_send_email), when bash-completion has it; for
+# "khsend b4", those "b4 send --help" prints.
 #
 # Installed as $(BASHCOMPDIR)/khsend; bash-completion loads it on first use.
 
@@ -62,7 +65,8 @@ __khsend_table() {
 	printf '%s\n' "${__khsend_tables[$key]}"
 }
 
-# The policy ids, with the --policy files already on the command line.
+# The policy ids, with the --policy files already on the command line
+# (arguments: more options for "policy list", such as --overridable).
 __khsend_ids() {
 	local i policies=()
 	for ((i = 1; i < ${#words[@]}; i++)); do
@@ -71,7 +75,18 @@ __khsend_ids() {
 		--policy=*) policies+=("${words[i]}") ;;
 		esac
 	done
-	__khsend policy list "${policies[@]}" --ids
+	__khsend policy list "${policies[@]}" --ids "$@"
+}
+
+# The refs of the repository here, for revisions.
+__khsend_refs() {
+	git for-each-ref --format='%(refname:short)' 2>/dev/null
+}
+
+# The options "b4 send --help" lists (argparse's "  -o DIR, --output-dir DIR").
+__khsend_b4_options() {
+	command b4 send --help 2>/dev/null | sed -n 's/^  \(-[^ ].*\)/\1/p' |
+		sed 's/  .*//' | grep -oE -- '(^|[ ,])--?[a-zA-Z][a-zA-Z0-9-]*' | tr -d ' ,'
 }
 
 # Complete the value of an option whose help names it <argh>.
@@ -80,8 +95,15 @@ __khsend_value() {
 	case $argh in
 	file) _filedir ;;
 	dir | tree) _filedir -d ;;
-	id) mapfile -t COMPREPLY < <(compgen -W "$(__khsend_ids)" -- "$cur") ;;
-	rev) mapfile -t COMPREPLY < <(compgen -W "$(git for-each-ref --format='%(refname:short)' 2>/dev/null)" -- "$cur") ;;
+	id)
+		# --allow takes only the entries that may be let through.
+		if [[ $prev == --allow ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$(__khsend_ids --overridable)" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -W "$(__khsend_ids)" -- "$cur")
+		fi
+		;;
+	rev) mapfile -t COMPREPLY < <(compgen -W "$(__khsend_refs)" -- "$cur") ;;
 	when) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur") ;;
 	*'|'*) mapfile -t COMPREPLY < <(compgen -W "${argh//|/ }" -- "$cur") ;;
 	*) COMPREPLY=() ;;	# a number, or free text
@@ -167,6 +189,7 @@ _khsend() {
 	if [[ $cur == -* ]]; then
 		local opts o
 		opts=$(cut -d' ' -f1 <<<"$table" | sort -u)
+		[[ $cmd == b4 ]] && opts+=$'\n'$(__khsend_b4_options)
 		if [[ -z $cmd || $cmd == send ]] && __khsend_git_send_email "$at"; then
 			# Ours beside git's, in git's style: each with its trailing space.
 			for o in $(compgen -W "$opts" -- "$cur"); do
@@ -185,7 +208,15 @@ _khsend() {
 		;;
 	explain) mapfile -t COMPREPLY < <(compgen -W "$(__khsend_ids)" -- "$cur") ;;
 	scan) _filedir -d ;;
-	setup | install-hooks) COMPREPLY=() ;;
+	setup) COMPREPLY=() ;;
+	install-hooks | uninstall-hooks)
+		mapfile -t COMPREPLY < <(compgen -W "$(__khsend install-hooks --list)" -- "$cur")
+		;;
+	check)
+		# Patches, directories, mboxes, and revisions.
+		_filedir
+		mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -W "$(__khsend_refs)" -- "$cur")
+		;;
 	send)
 		# Files, and the revisions git send-email would format.
 		__khsend_git_send_email "$at" && ((${#COMPREPLY[@]})) && return

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # Make the example series in examples/ from linux-source 6.1 (6.1.192).
 #
 #   examples/make-examples.sh [SOURCE [OUTDIR]]

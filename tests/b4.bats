@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend b4: a real b4 0.12 prep branch, sent through khsend's transport to a fake sendmail.
 
 load test_helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck disable=SC2154 # $stderr is set by bats' run --separate-stderr
 # khsend boot: real linux-source 6.1, real builds, real QEMU.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend check: real patches against linux-source 6.1 through the shipped policy.
 
 load test_helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The git-family finish: colours, standard output and error, help.
 
 load test_helper
@@ -159,4 +160,26 @@ on_terminal() {
 	[ "${#lines[@]}" -ge 25 ]
 	run --separate-stderr "$KHSEND" policy list --ids --format=json
 	assert_failure 2
+}
+
+@test "GPL-2.0-only: the LICENSE, and an SPDX line in the first lines of every source file" {
+	cd "$ROOT"
+	[ -d .git ] || [ -f .git ] || skip "not a git checkout"
+	cmp LICENSE /usr/share/common-licenses/GPL-2
+	local f missing=()
+	# Data is left as it is: patches and mails, word lists, the tests' fixtures.
+	while read -r f; do
+		head -3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || missing+=("$f")
+	done < <(git ls-files | grep -Ev '\.patch$|^LICENSE$|^NEWS$|^tests/fixtures/|^tools/lexicon/.*\.txt$|^tests/kernel-files\.txt$|^tests/compat/t9001-known-differences$|^debian/(changelog|control|copyright|khsend\.docs|source/format)$')
+	[ "${#missing[@]}" -eq 0 ] || fail "no SPDX line: ${missing[*]}"
+}
+
+@test "NEWS and the man pages name the version khsend says it is" {
+	local version
+	run -0 khsend --version
+	version=${output#khsend version }
+	grep -qx "khsend $version ([0-9-]*)" "$ROOT/NEWS"
+	run -0 bash -c "LC_ALL=C MANWIDTH=80 man -l '$ROOT/doc/khsend.1' 2>/dev/null | col -bx"
+	assert_line --regexp '^KHSEND\(1\) +khsend General Commands Manual +KHSEND\(1\)$'
+	assert_line --regexp "^khsend $version +[A-Z][a-z]+ [0-9]+, [0-9]+ +khsend $version\$"
 }

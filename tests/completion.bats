@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Bash completion (completion/khsend.bash), called as readline calls it.
 
 load test_helper
@@ -47,7 +48,9 @@ complete_line() {
 
 @test "a command's options are those its -h prints" {
 	run complete_line "khsend check --"
-	assert_output "$(printf '%s\n' --format --format-patch --no-format-patch --policy)"
+	assert_output "$(printf '%s\n' --format --format-patch --mailback --no-format-patch --no-mailback \
+		--no-quiet --no-showfile --no-summary --no-terse --no-tree --policy --quiet --showfile \
+		--summary --terse --tree)"
 	run complete_line "khsend reply -"
 	assert_line -o
 	assert_line --output
@@ -106,7 +109,7 @@ EOF
 	refute_line notes.txt
 	refute_line 0001-fix.patch
 	run complete_line "khsend policy "
-	assert_output "$(printf '%s\n' check list)"
+	assert_output "$(printf '%s\n' check list export)"
 	run complete_line "khsend 0001"
 	assert_output 0001-fix.patch
 }
@@ -125,4 +128,54 @@ EOF
 	assert_output '--policy '
 	run complete_line "khsend --to=a@example.org --smtp-s"
 	assert_line '--smtp-server='
+}
+
+@test "khsend b4 completes b4 send's own options beside khsend's" {
+	command -v b4 >/dev/null || skip "b4 is not installed"
+	run complete_line "khsend b4 --no-t"
+	assert_output --no-trailer-to-cc
+	run complete_line "khsend b4 --re"
+	assert_line --reflect
+	assert_line --resend
+	run complete_line "khsend b4 --al"
+	assert_output --allow
+	run complete_line "khsend b4 -"
+	assert_line --dry-run
+	assert_line --output-dir
+	assert_line -o
+	assert_line --boot
+	refute_line VERIFY_TOKEN
+}
+
+@test "install-hooks and uninstall-hooks complete the names of khsend's hooks" {
+	run complete_line "khsend install-hooks "
+	assert_output "$(printf '%s\n' sendemail-validate applypatch-msg pre-applypatch pre-commit)"
+	run complete_line "khsend uninstall-hooks pre-"
+	assert_output "$(printf '%s\n' pre-applypatch pre-commit)"
+	run -0 "$KHSEND" install-hooks --list
+	assert_output "$(printf '%s\n' sendemail-validate applypatch-msg pre-applypatch pre-commit)"
+}
+
+@test "--allow completes only the ids it accepts; explain completes them all" {
+	cat >mine.yaml <<'EOF'
+version: 1
+entries:
+  - {id: my-joke, string: "my joke", explain: "A joke."}
+  - {id: my-other-joke, string: "other joke", explain: "A joke.", allow-override: true}
+EOF
+	run complete_line "khsend --policy mine.yaml --allow "
+	assert_output my-other-joke
+	run complete_line "khsend b4 --policy mine.yaml --allow=my"
+	assert_output my-other-joke
+	run complete_line "khsend explain --policy mine.yaml my"
+	assert_output "$(printf '%s\n' my-joke my-other-joke)"
+}
+
+@test "check completes revisions as well as files" {
+	git commit -q --allow-empty -m base
+	git branch feature
+	run complete_line "khsend check fea"
+	assert_output feature
+	run complete_line "khsend check 0"
+	assert_output "$(printf '%s\n' 0001-fix.patch 0002-more.patch)"
 }

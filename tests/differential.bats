@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # One verdict for every way a series can be read.
 #
 # Each row is a series in one input form (files, a directory, an mbox,

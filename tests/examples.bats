@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The example series in examples/: real patches against linux-source 6.1.
 
 load test_helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # A short libFuzzer run over the two parsers of untrusted input: the policy
 # loader and the series reader (mbox splitting, headers, libgit2's patch
 # parser, the detector).  The seed and the number of inputs are fixed, so a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend's git hooks: installed by khsend install-hooks, run by real git am, git send-email, git commit.
 
 load test_helper
@@ -10,36 +11,126 @@ setup() {
 	hooks=$(git rev-parse --git-path hooks)
 }
 
-@test "install-hooks installs the four hooks, calling the khsend that installed them" {
+@test "install-hooks installs the four hooks as shipped: they find khsend at run time" {
 	run khsend install-hooks
 	assert_success
 	for h in sendemail-validate applypatch-msg pre-applypatch pre-commit; do
 		[ -x "$hooks/$h" ]
-		grep -qx "khsend=$KHSEND" "$hooks/$h"
-		head -3 "$hooks/$h" | grep -q "^# khsend's $h hook"
-		# The rest is the hook in hooks/, as shipped.
-		diff <(grep -v '^khsend=' "$ROOT/hooks/$h") <(grep -v '^khsend=' "$hooks/$h")
+		cmp "$ROOT/hooks/$h" "$hooks/$h"
+		! grep -q "$KHSEND" "$hooks/$h"
 	done
 	run khsend install-hooks
 	assert_success
 	assert_output --partial "is installed already"
 }
 
-@test "install-hooks never overwrites a hook of the user's without --force" {
+@test "the hooks run the khsend on PATH, or khsend.path, so moving khsend breaks nothing" {
+	khsend install-hooks
+	bin=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$bin"
+	# khsend moves: a copy elsewhere, and the old place is gone from PATH.
+	cp "$KHSEND" "$bin/khsend"
+	PATH="$bin:/usr/bin:/bin"
+	sed -i 's/immmediately/immediately/' kernel/kprobes.c
+	git add kernel/kprobes.c
+	run git commit -q -m 'kprobes: fix a typo'
+	assert_success
+	assert_output ''
+	run git am "$ROOT/tests/fixtures/borken.patch"
+	assert_failure
+	assert_output --partial 'block: sched-topology-borken'
+	git am --abort
+	# No khsend at all: git am and git send-email stop, git commit warns and goes on.
+	rm "$bin/khsend"
+	run git am "$ROOT/tests/fixtures/borken.patch"
+	assert_failure
+	assert_output --partial "applypatch-msg: error: cannot run khsend ('khsend' is not on PATH)"
+	git am --abort
+	run "$hooks/sendemail-validate" "$ROOT/tests/fixtures/borken.patch"
+	assert_failure 1
+	assert_output --partial "sendemail-validate: error: cannot run khsend"
+	echo '/* more */' >> kernel/kprobes.c
+	git add kernel/kprobes.c
+	run git commit -q -m 'kprobes: more'
+	assert_success
+	assert_output --partial "pre-commit: warning: khsend was not run"
+	# khsend.path names a fixed one.
+	git config khsend.path "$KHSEND"
+	run git am "$ROOT/tests/fixtures/borken.patch"
+	assert_failure
+	assert_output --partial 'block: sched-topology-borken'
+	git am --abort
+}
+
+@test "install-hooks says when the hooks will not find khsend" {
+	PATH=/usr/bin:/bin
+	run --separate-stderr "$KHSEND" install-hooks pre-commit
+	assert_success
+	[ "$stderr" = "khsend: warning: 'khsend' is not on your PATH, so the hooks cannot run it; put it there, or run 'git config khsend.path $KHSEND'" ]
+	git config khsend.path /nowhere/khsend
+	run --separate-stderr "$KHSEND" install-hooks pre-commit
+	assert_success
+	assert_equal "$stderr" "khsend: warning: khsend.path is '/nowhere/khsend', which is not an executable file; the hooks will stop git am and git send-email until it is"
+}
+
+@test "install-hooks never overwrites a hook of the user's without --force; uninstall-hooks puts it back" {
 	mkdir -p "$hooks"
-	printf '#!/bin/sh\necho mine\n' > "$hooks/pre-commit"
+	printf '#!/bin/sh\necho mine "$@"\n' > "$hooks/pre-commit"
 	chmod +x "$hooks/pre-commit"
 	run khsend install-hooks
 	assert_failure 1
-	assert_output --partial "pre-commit' is there already"
-	[ "$(cat "$hooks/pre-commit")" = "$(printf '#!/bin/sh\necho mine')" ]
+	assert_output --partial "pre-commit' is a hook of your own; left as it is"
+	[ "$(cat "$hooks/pre-commit")" = "$(printf '#!/bin/sh\necho mine "$@"')" ]
 	[ -x "$hooks/sendemail-validate" ]
 	run khsend install-hooks --force pre-commit
 	assert_success
-	grep -qx "khsend=$KHSEND" "$hooks/pre-commit"
-	[ "$(cat "$hooks/pre-commit.khsend-old")" = "$(printf '#!/bin/sh\necho mine')" ]
+	assert_output --partial 'yours is now pre-commit.khsend-old and runs after it'
+	cmp "$ROOT/hooks/pre-commit" "$hooks/pre-commit"
+	# Both run: khsend's warning, then the user's hook.
+	sed -i 's/arch topology borken/arch topology broken/' kernel/sched/topology.c
+	git add kernel/sched/topology.c
+	run git commit -q -m 'sched/topology: fix a typo'
+	assert_success
+	assert_output --partial 'block: sched-topology-borken'
+	assert_line 'mine'
+	# A second --force would lose the first old hook: refused.
+	printf '#!/bin/sh\necho other\n' > "$hooks/pre-commit"
+	run khsend install-hooks --force pre-commit
+	assert_failure 2
+	assert_output --partial 'pre-commit.khsend-old'"' is there already"
+	khsend install-hooks --force pre-commit 2>/dev/null || true
+	cp "$ROOT/hooks/pre-commit" "$hooks/pre-commit"
+	# uninstall-hooks removes khsend's and puts the user's back.
+	run khsend uninstall-hooks
+	assert_success
+	assert_line "removed khsend's $hooks/pre-commit; yours is back"
+	assert_line "removed $hooks/sendemail-validate"
+	[ "$(cat "$hooks/pre-commit")" = "$(printf '#!/bin/sh\necho mine "$@"')" ]
+	run bash -c 'ls -A "$1" | grep -v "\.sample$"' _ "$hooks"
+	assert_output pre-commit
+	# A hook that is not khsend's is never removed.
+	run khsend uninstall-hooks pre-commit
+	assert_failure 1
+	assert_output --partial "pre-commit' is not khsend's hook; left as it is"
+	[ -e "$hooks/pre-commit" ]
 	run khsend install-hooks no-such-hook
 	assert_failure 2
+	run khsend uninstall-hooks pre-comit
+	assert_failure 2
+	assert_output --partial "did you mean 'pre-commit'?"
+}
+
+@test "install-hooks updates an older khsend's hook without --force" {
+	mkdir -p "$hooks"
+	# As khsend 1.0 installed it: an absolute path written in.
+	sed 's|^hook=pre-commit$|khsend=/old/place/bin/khsend|' "$ROOT/hooks/pre-commit" > "$hooks/pre-commit"
+	run khsend install-hooks pre-commit
+	assert_success
+	assert_output "updated $hooks/pre-commit (an older khsend's)"
+	cmp "$ROOT/hooks/pre-commit" "$hooks/pre-commit"
+	run khsend uninstall-hooks pre-commit
+	assert_success
+	[ ! -e "$hooks/pre-commit" ]
 }
 
 @test "install-hooks honours core.hooksPath" {
@@ -70,6 +161,65 @@ patch_from_contributor() {
 	git diff --quiet HEAD
 	grep -q 'arch topology borken' kernel/sched/topology.c
 	git am --abort
+}
+
+@test "git am speaks to the maintainer, names the patch once, and says how to apply it anyway" {
+	khsend install-hooks
+	head=$(git rev-parse HEAD)
+	run git am "$ROOT/tests/fixtures/borken.patch"
+	assert_failure
+	assert_line 'khsend: this patch makes 1 change to text kept that way on purpose: kernel'
+	refute_output --partial 'Thank you for your work'
+	refute_output --partial 'Sending it'
+	assert_line '  in [PATCH 1/1] sched/topology: Fix a spelling mistake in error message'
+	assert_line "git am does not apply a patch with a change marked 'block' as it is; the ways"
+	assert_line 'on are below.'
+	assert_line 'khsend: 1 change stops git am, 0 only explained'
+	gitdir=$(cd "$(git rev-parse --git-dir)" && pwd)
+	assert_line "khsend (applypatch-msg): to apply it all the same: git apply --index $gitdir/rebase-apply/patch && KHSEND_ALLOW=sched-topology-borken git am --continue"
+	# The way on it printed works, and only for this run.
+	git apply --index "$gitdir/rebase-apply/patch"
+	KHSEND_ALLOW=sched-topology-borken git am --continue
+	git log -1 --format=%s | grep -qx 'sched/topology: Fix a spelling mistake in error message'
+	grep -q 'arch topology broken' kernel/sched/topology.c
+	git reset -q --hard "$head"
+	run git am "$ROOT/tests/fixtures/borken.patch"
+	assert_failure
+	git am --abort
+	# For the repository: git config khsend.allow; the joke is still explained.
+	git config --add khsend.allow sched-topology-borken
+	run git am "$ROOT/tests/fixtures/borken.patch"
+	assert_success
+	assert_output --partial '"borken" is not a typo.'
+	assert_output --partial 'You allowed a change (KHSEND_ALLOW or git config khsend.allow), so it goes in.'
+	git reset -q --hard "$head"
+	# An id that is no entry stops git am, with a suggestion.
+	git config --unset-all khsend.allow
+	KHSEND_ALLOW=sched-topology-broken run git am "$ROOT/tests/fixtures/borken.patch"
+	assert_failure
+	assert_output --partial "KHSEND_ALLOW or khsend.allow names 'sched-topology-broken', which is no policy entry; did you mean 'sched-topology-borken'?"
+	git am --abort
+}
+
+@test "the hooks honour git's color.ui" {
+	khsend install-hooks pre-commit
+	sed -i 's/arch topology borken/arch topology broken/' kernel/sched/topology.c
+	git add kernel/sched/topology.c
+	esc=$(printf '\033')
+	# Not a terminal: no colour, unless color.ui says always.
+	run git commit -q -m 'sched/topology: fix a typo'
+	refute_output --partial "$esc["
+	git reset -q --soft HEAD~1
+	run git -c color.ui=always commit -q -m 'sched/topology: fix a typo'
+	assert_output --partial "${esc}[31mblock"
+	git reset -q --soft HEAD~1
+	# On a terminal: colour, unless color.ui says never.
+	run script -qec 'TERM=xterm git commit -q -m "sched/topology: fix a typo"' /dev/null
+	assert_output --partial "${esc}[31mblock"
+	git reset -q --soft HEAD~1
+	run script -qec 'TERM=xterm git -c color.ui=never commit -q -m "sched/topology: fix a typo"' /dev/null
+	assert_output --partial 'block: sched-topology-borken'
+	refute_output --partial "$esc["
 }
 
 @test "git am with the hooks accepts a genuine typo fix" {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Bad inputs get a clear message naming them and exit status 2; nothing is modified.
 
 load test_helper

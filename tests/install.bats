@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # make install and make uninstall mirror each other, and the installed
 # khsend finds what it needs from PREFIX.
 
@@ -49,9 +50,22 @@ mk() {
 	[ -d "$dest/usr/share/man/man1" ]	# not khsend's to remove
 }
 
-@test "the installed khsend finds the system policy from PREFIX, without KHSEND_SYSTEM_POLICY" {
+@test "make install builds nothing and writes nothing into the build directory" {
+	mk all
+	touch "$BATS_TEST_TMPDIR/built"
+	sleep 1
+	run make -C "$ROOT" OUT="$BUILD" install PREFIX=/usr DESTDIR="$BATS_TEST_TMPDIR/dest"
+	assert_success
+	# No compiler ran...
+	refute_output --partial ' -c -o '
+	# ...and the build directory is as make left it: root could not leave files there.
+	run find "$BUILD" -newer "$BATS_TEST_TMPDIR/built"
+	assert_output ''
+	cmp "$BUILD/khsend" "$BATS_TEST_TMPDIR/dest/usr/bin/khsend"
+}
+
+@test "the installed khsend finds its files from where it is, even after the tree moved" {
 	prefix=$BATS_TEST_TMPDIR/prefix
-	# Built for the default PREFIX first: install must build the new paths in.
 	mk all
 	run mk install PREFIX="$prefix"
 	assert_success
@@ -60,6 +74,12 @@ mk() {
 	run --separate-stderr "$khsend" policy check
 	assert_success
 	assert_line --index 0 "$prefix/share/khsend/policy.yaml: ok"
+	# Moved as a whole (a relocated package, a renamed directory): it still finds them.
+	mv "$prefix" "$prefix.moved"
+	run --separate-stderr "$prefix.moved/bin/khsend" policy check
+	assert_success
+	assert_line --index 0 "$prefix.moved/share/khsend/policy.yaml: ok"
+	mv "$prefix.moved" "$prefix"
 
 	# The shipped example series: the borken fix is blocked, the typo fixes go through.
 	run "$khsend" check "$ROOT/examples/borken-fix.patch"

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The policy file: strict validation, every problem reported as file:line:col, layers.
 
 load test_helper
@@ -345,7 +346,7 @@ EOF2
 	assert_output --partial 'fsck'
 	assert_line --regexp '^defined at .*policy.yaml:[0-9]+$'
 	run -2 khsend explain borken
-	assert_output --partial "no policy entry 'borken' (did you mean: "
+	assert_output --partial "no policy entry 'borken' (did you mean '"
 	assert_output --partial 'sched-topology-borken'
 }
 

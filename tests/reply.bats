@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend reply: the maintainer's kind answer to a patch that "fixes" a joke.
 
 load test_helper
@@ -96,7 +97,7 @@ mini_patch() {
 	"$KHSEND" reply "$EXAMPLE" >reply.txt
 	body_of reply.txt >body.txt
 	run cat body.txt
-	assert_line --index 0 'Hello Zhen Lei,'
+	assert_line --index 0 'Hello Zhen,'
 	assert_line --index 1 'Thank you for your patch, and for reading the kernel code so carefully.'
 	assert_line 'On Wed, 26 May 2021 10:18:56 +0800, Zhen Lei wrote:'
 	assert_line '> --- a/kernel/sched/topology.c'
@@ -105,16 +106,16 @@ mini_patch() {
 	assert_line "> +$(printf '\t\t\t')pr_err(\"BUG: arch topology broken\\n\");"
 	assert_line ">  #ifdef CONFIG_SCHED_DEBUG"
 	assert_line --partial 'in kernel/sched/topology.c (line'
-	assert_line '2196). It is written this way on purpose:'
-	assert_line '"borken" is not a typo. It is old hacker slang: a joking way to write'
-	assert_line '  https://lore.kernel.org/r/YK3wOkX6I78j73zD@gmail.com'
+	assert_line '2196). It is written this way on purpose. The note we keep about it'
+	assert_line '  "borken" is not a typo. It is old hacker slang: a joking way to write'
+	assert_line '  https://lore.kernel.org/r/1615195496-13980-1-git-send-email-yangyicong@hisilicon.com'
 	assert_line 'So I am not applying this patch. Please do not let that stop you: real'
-	assert_line --partial 'run "khsend check'
+	refute_output --partial 'khsend'
 	assert_line --index $((${#lines[@]} - 1)) 'Peter Maintainer'
 	# In that order.
 	thanks=$(grep -n '^Thank you' body.txt | cut -d: -f1)
 	quote=$(grep -n '^> -[[:space:]]' body.txt | cut -d: -f1)
-	joke=$(grep -n '^"borken" is not a typo' body.txt | cut -d: -f1)
+	joke=$(grep -n '^  "borken" is not a typo' body.txt | cut -d: -f1)
 	next=$(grep -n '^So I am not applying' body.txt | cut -d: -f1)
 	[ "$thanks" -lt "$quote" ] && [ "$quote" -lt "$joke" ] && [ "$joke" -lt "$next" ]
 }
@@ -135,7 +136,7 @@ mini_patch() {
 	assert_line 'From: Peter Maintainer <peter@example.org>'
 	# The sender matched, so git send-email added no "From:" line to the body.
 	run body_of msgtxt1
-	assert_line --index 0 'Hello Zhen Lei,'
+	assert_line --index 0 'Hello Zhen,'
 }
 
 @test "a patch made with git format-patch in the mini kernel gets a threaded reply" {
@@ -153,7 +154,7 @@ mini_patch() {
 	assert_line '	kernel-list@example.org'
 	refute_output --partial 'peter@example.org>,'
 	assert_line 'Subject: Re: [PATCH] sched/topology: Fix a typo'
-	assert_line 'Hello A U Thor,'
+	assert_line 'Hello A,'
 }
 
 @test "a base64 original is quoted as decoded text" {
@@ -190,7 +191,7 @@ mini_patch() {
 	assert_line 'To: =?UTF-8?q?Jos=C3=A9=20M=C3=BCller?= <jose@example.org>'
 	assert_line 'Content-Transfer-Encoding: 8bit'
 	run body_of reply.txt
-	assert_line --index 0 'Hello José Müller,'
+	assert_line --index 0 'Hello José,'
 	assert_line '> +Read the Fucking Papers! é'
 	run git mailinfo msg patch <reply.txt
 	assert_success
@@ -411,9 +412,9 @@ entries:
 EOF
 	"$KHSEND" reply --policy evil.yaml -o reply.txt "$EXAMPLE"
 	run body_of reply.txt
-	assert_line ' Cc: evil@example.net'
-	assert_line ' Signed-off-by: Evil <evil2@example.net>'
-	assert_line ' From here on, keep it.'
+	assert_line '  Cc: evil@example.net'
+	assert_line '  Signed-off-by: Evil <evil2@example.net>'
+	assert_line '  From here on, keep it.'
 	send_email ../reply.txt
 	run cat commandline1
 	refute_output --partial evil
@@ -451,10 +452,10 @@ QUOTE
 	[ ! -s patch ]
 	# mailinfo hands over the body as it is: UTF-8 that iconv reads, both languages in it.
 	iconv -f UTF-8 -t UTF-8 msg >/dev/null
-	en=$(grep -n '^"borken" is not a typo' msg | cut -d: -f1)
+	en=$(grep -n '^  "borken" is not a typo' msg | cut -d: -f1)
 	label=$(grep -nxF '[日本語 / Japanese; not yet reviewed by a native speaker]' msg | cut -d: -f1)
 	ja=$(grep -n '^「borken」はタイプミスではありません。' msg | cut -d: -f1)
-	see=$(grep -n '^You can read more about it here:' msg | cut -d: -f1)
+	see=$(grep -n '^There is more about it here:' msg | cut -d: -f1)
 	[ "$en" -lt "$label" ] && [ "$ja" -eq $((label + 1)) ] && [ "$ja" -lt "$see" ]
 	# Everything else is the English reply, line for line.
 	diff <(body_of english.txt) <(body_of reply.txt | sed '/^\[日本語/,/^$/d')
@@ -476,4 +477,48 @@ QUOTE
 	run -2 --separate-stderr "$KHSEND" reply --lang '../x' "$EXAMPLE"
 	assert_output ''
 	[[ "$stderr" == *"--lang '../x' is not a language tag"* ]]
+}
+
+@test "khsend.reply.*: the greeting, the closing, the links kept and the line about khsend" {
+	# By default: the first name, one link an entry, no word about khsend.
+	run -0 "$KHSEND" reply "$EXAMPLE"
+	assert_line 'Hello Zhen,'
+	run grep -c '^  https://' <<< "$output"
+	assert_output 1
+	refute_output --partial 'khsend'
+	refute_output --partial 'Zhen Lei,'
+	# The policy's note is quoted, so "the maintainers have declined" reads right from one of them.
+	run -0 "$KHSEND" reply "$EXAMPLE"
+	assert_line '  The scheduler maintainers wrote it on purpose, and they have declined'
+	git config --global khsend.reply.greeting 'Hi %N, and thanks (100%%)!'
+	git config --global khsend.reply.closing 'Best regards,'
+	git config --global khsend.reply.links all
+	git config --global khsend.reply.advertise true
+	run -0 "$KHSEND" reply "$EXAMPLE"
+	assert_line 'Hi Zhen Lei, and thanks (100%)!'
+	assert_line 'Best regards,'
+	refute_line 'Thanks again,'
+	run grep -c '^  https://' <<< "$output"
+	assert_output 4
+	run -0 "$KHSEND" reply "$EXAMPLE"
+	assert_output --partial 'run "khsend check'
+	git config --global khsend.reply.links 0
+	run -0 "$KHSEND" reply "$EXAMPLE"
+	refute_output --partial 'https://'
+	refute_output --partial 'There is more about it'
+	git config --global khsend.reply.links many
+	run -2 "$KHSEND" reply "$EXAMPLE"
+	assert_output --partial "khsend.reply.links='many': expected a number of links, or 'all'"
+}
+
+@test "the first name: of 'First Last', of 'Last, First', of one word, of none" {
+	local name
+	for name in 'Zhen Lei:Zhen' '"Müller, José":José' 'Linus:Linus'; do
+		sed "s/^From: .*/From: ${name%%:*} <someone@example.org>/" "$EXAMPLE" > p.mbox
+		run -0 "$KHSEND" reply p.mbox
+		assert_line "Hello ${name##*:},"
+	done
+	sed 's/^From: .*/From: someone@example.org/' "$EXAMPLE" > p.mbox
+	run -0 "$KHSEND" reply p.mbox
+	assert_line 'Hello,'
 }

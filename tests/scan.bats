@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend scan: where each entry occurs, and --stale for entries whose joke is gone.
 
 load test_helper
@@ -158,4 +159,136 @@ EOF2
 	[ "$output" = "$(cat suggested.yaml)" ]
 	run -2 khsend scan --suggest --stale linux
 	assert_output --partial '--stale and --suggest do not go together'
+}
+
+# The files of the packaged tree that hold protected text, one a line.
+protected_files() {
+	cut -d: -f1 "$(tree_scan)" | sort -u
+}
+
+# "file:line:" of every protected line of the packaged tree, as grep -F patterns.
+protected_lines() {
+	cut -d: -f1,2 "$(tree_scan)" | sort -u | sed 's/$/:/'
+}
+
+# codespell over the protected files, from the top of the tree: "file:line: word ==> fix" lines.
+codespell_protected() {
+	local tree=$1 files status=0
+	shift
+	mapfile -t files < <(protected_files)
+	(cd "$tree" && codespell "$@" "${files[@]}") || status=$?
+	# 65 (EX_DATAERR): it found something
+	[ "$status" -eq 0 ] || [ "$status" -eq 65 ]
+}
+
+# Only the protected files, in a tree of their own: quick to export from.
+protected_tree() {
+	local tree file
+	tree=$(full_tree)
+	while read -r file; do
+		mkdir -p "protected/${file%/*}"
+		cp "$tree/$file" "protected/$file"
+	done < <(protected_files)
+	mkdir -p protected/scripts
+	cp "$tree/scripts/spelling.txt" "$tree/scripts/checkpatch.pl" protected/scripts/
+}
+
+@test "policy export --format=codespell: codespell 2.2.2 flags no protected joke of the packaged tree" {
+	local tree
+	tree=$(full_tree)
+	protected_lines > lines
+	# Without the export, codespell proposes the "fixes" the policy is there to stop.
+	codespell_protected "$tree" > before
+	grep -F -f lines before > flagged
+	run -0 cat flagged
+	assert_line 'kernel/sched/topology.c:2196: borken ==> broken'
+	assert_line 'fs/lockd/clntlock.c:135: borken ==> broken'
+	assert_line 'tools/objtool/check.c:3749: teh ==> the'
+	# The export of the whole packaged tree: codespell skips exactly those lines.
+	run -0 --separate-stderr khsend policy export --format=codespell "$tree"
+	printf '%s\n' "$output" > exclude
+	codespell_protected "$tree" --exclude-file "$BATS_TEST_TMPDIR/exclude" > after
+	run -1 grep -F -f lines after
+	assert_output ''
+	# Everything else codespell finds in those files it still finds.
+	[ "$(grep -cvF -f lines before)" -gt 0 ]
+	[ "$(grep -vF -f lines before)" = "$(cat after)" ]
+	echo "codespell: $(wc -l < flagged) protected lines flagged without the export, 0 with it;" \
+	     "$(wc -l < after) other findings kept" >&3
+}
+
+@test "policy export --format=codespell-words: an --ignore-words list of the words codespell would fix" {
+	local tree
+	protected_tree
+	protected_lines > lines
+	run -0 --separate-stderr khsend policy export --format=codespell-words protected
+	printf '%s\n' "$output" > words
+	# codespell's dictionary calls each of them a typo; a word it has no fix for is left out.
+	assert_line borken
+	assert_line teh
+	refute_line arch
+	refute_line topology
+	codespell_protected protected > before
+	codespell_protected protected --ignore-words "$BATS_TEST_TMPDIR/words" > after
+	# Before, codespell "fixes" those words on protected lines; with the list, none of them anywhere.
+	[ "$(grep -F -f lines before | grep -ciE ": ($(paste -sd'|' words)) ==> ")" -gt 0 ]
+	run -1 grep -iE ": ($(paste -sd'|' words)) ==> " after
+	# A genuine typo on a protected line is still found (ip22-eisa.c:119: "busses" next to "brocken").
+	[ "$(grep -F -f lines after | wc -l)" -gt 0 ]
+}
+
+@test "policy export --format=checkpatch: checkpatch.pl --codespell proposes no fix for a protected joke" {
+	local dict=/usr/lib/python3/dist-packages/codespell_lib/data/dictionary.txt
+	protected_tree
+	clone_mini_kernel linux
+	cd linux
+	make_commit kernel/sched/topology.c 's/^\(\t*\)\(pr_err("BUG: arch topology borken\\n");\)$/\1\2\n\1\2/' \
+		'sched/topology: say it twice'
+	assert_file_changed kernel/sched/topology.c
+	git format-patch -q -1 -o ../out
+	cd ..
+	# checkpatch with codespell's own dictionary: "borken" may be misspelled.
+	run -1 perl protected/scripts/checkpatch.pl --no-tree --terse --codespell --codespellfile="$dict" out/0001-*.patch
+	assert_output --partial "WARNING: 'borken' may be misspelled - perhaps 'broken'?"
+	# With the export instead: no such warning, and the dictionary is otherwise the same.
+	run -0 --separate-stderr khsend policy export --format=checkpatch --dictionary "$dict" protected
+	printf '%s\n' "$output" > codespell.txt
+	[ "$(grep -c . codespell.txt)" -eq "$(($(grep -c . "$dict") - $(grep -c . <(khsend policy export --format=codespell-words --dictionary "$dict" protected))))" ]
+	run perl protected/scripts/checkpatch.pl --no-tree --terse --codespell --codespellfile=codespell.txt out/0001-*.patch
+	refute_output --partial 'borken'
+	# scripts/spelling.txt lists "teh", which no codespellfile removes: khsend says so.
+	run -0 --separate-stderr khsend policy export --format=checkpatch --dictionary "$dict" protected
+	[[ "$stderr" == *"protected/scripts/spelling.txt, which lists 'teh'"*"--ignore TYPO_SPELLING"* ]]
+}
+
+@test "policy export --format=typos: a _typos.toml that reads, with the strings and their words" {
+	protected_tree
+	run -0 --separate-stderr khsend policy export --format=typos protected
+	printf '%s\n' "$output" > _typos.toml
+	assert_line '    "arch topology borken",  # sched-topology-borken'
+	assert_line '"borken" = "borken"'
+	assert_line '"teh" = "teh"'
+	assert_line '"BLIST_BORKEN" = "BLIST_BORKEN"'
+	# A regex that only PCRE2 reads (\K) is left out, and says so.
+	assert_line '    # exclaim-in-messages: its regex uses \K, which typos cannot read'
+	# TOML as typos reads it: every other entry an extend-ignore-re that compiles (typos is not in
+	# Debian 12; Python's re reads the same syntax as Rust's regex crate for these).
+	run -0 python3 -c '
+import re, sys, tomllib
+c = tomllib.load(open(sys.argv[1], "rb"))["default"]
+for r in c["extend-ignore-re"]:
+    re.compile(r)
+print(len(c["extend-ignore-re"]), "regexes;", "borken" in c["extend-words"], "BLIST_BORKEN" in c["extend-identifiers"])
+' _typos.toml
+	assert_output "$(($(khsend policy list --ids | wc -l) - $(grep -c '^    # .*which typos cannot read$' _typos.toml))) regexes; True True"
+}
+
+@test "policy export: a format is required and checked" {
+	run -2 khsend policy export
+	assert_output --partial 'say which format'
+	run -2 khsend policy export --format=aspell
+	assert_output --partial '--format=aspell: expected codespell, codespell-words, typos or checkpatch'
+	run -2 khsend policy exprot
+	assert_output --partial "unknown policy command 'exprot'"
+	assert_output --partial "export"
 }

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend as git send-email: real git send-email 2.39 to a t9001-style fake sendmail.
 # shellcheck disable=SC2154 # $stderr is set by bats' run --separate-stderr
 

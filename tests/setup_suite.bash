@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Suite-wide setup: a mini kernel tree of real linux-source 6.1 files.
 #
 # Extracting the whole tarball takes a while, so the files the tests need

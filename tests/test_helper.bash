@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # Shared by every test file: a pinned environment and helpers.
 # shellcheck shell=bash
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend's own code is valgrind-clean: no invalid access, no leak, on the
 # main paths (the sanitizer build covers the rest of the suite).
 

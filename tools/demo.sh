@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make demo (./quickstart.sh demo): khsend's main job on the built-in defaults:
 # the packaged linux-source-6.1 tree, the shipped policy (built into the
 # binary) and the shipped example series.  Nothing is sent: --dry-run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend: check a kernel patch series for "fixed" jokes before it is sent.
  *
@@ -15,6 +16,7 @@
 #include "lib/repo.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "lib/usage.h"
 
 #include <errno.h>
@@ -37,10 +39,11 @@ static const struct command commands[] = {
 	{ "boot", cmd_boot, "build the series into a kernel and boot it in QEMU" },
 	{ "setup", cmd_setup, "prepare the default kernel tree for khsend boot" },
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
-	{ "policy", cmd_policy, "validate the policy files or list the effective entries" },
+	{ "policy", cmd_policy, "validate, list or export (for spell checkers) the policy" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },
 	{ "reply", cmd_reply, "draft a kind reply to a received patch that changes a protected string" },
 	{ "install-hooks", cmd_install_hooks, "install khsend's git hooks in this repository" },
+	{ "uninstall-hooks", cmd_uninstall_hooks, "remove khsend's git hooks, putting back what was there" },
 	{ "hook", cmd_hook, NULL },
 	{ NULL, NULL, NULL },
 };
@@ -112,13 +115,37 @@ ctx_want_boot(const struct khsend_ctx *ctx, int flag)
 }
 
 void
+ctx_add_id_hint(const struct khsend_ctx *ctx, const char *id, int overridable, struct strbuf *sb)
+{
+	const char **ids = xcalloc(ctx->policy.nr + 1, sizeof(*ids));
+	struct strvec near = STRVEC_INIT;
+	size_t n = 0;
+
+	for (size_t i = 0; i < ctx->policy.nr; i++)
+		if (!overridable || ctx->policy.v[i]->allow_override)
+			ids[n++] = ctx->policy.v[i]->id;
+	suggest_similar(id, ids, n, &near);
+	/* A part of an id ("borken") or an id with more around it. */
+	for (size_t i = 0; i < n && near.nr < 5 && strlen(id) >= 4; i++)
+		if ((strstr(ids[i], id) || strstr(id, ids[i])) && !strvec_contains(&near, ids[i]))
+			strvec_push(&near, ids[i]);
+	suggest_format(sb, &near);
+	strvec_clear(&near);
+	free(ids);
+}
+
+void
 ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow)
 {
 	for (size_t i = 0; i < allow->nr; i++) {
 		const struct policy_entry *e = policy_find(&ctx->policy, allow->v[i]);
+		struct strbuf hint = STRBUF_INIT;
 
-		if (!e)
-			die(_("--allow %s: there is no policy entry with that id"), allow->v[i]);
+		if (!e) {
+			ctx_add_id_hint(ctx, allow->v[i], 1, &hint);
+			die(_("--allow %s: there is no policy entry with that id%s%s"), allow->v[i],
+			    hint.len ? "; " : "", hint.buf);
+		}
 		if (!e->allow_override)
 			die(_("--allow %s: this entry cannot be overridden (its policy says so, at %s)"),
 			    allow->v[i], e->origin);
@@ -149,7 +176,7 @@ print_help(FILE *fp)
 		    "   or: khsend <command> [<options>]\n\ncommands:\n");
 	for (const struct command *c = commands; c->name; c++)
 		if (c->help)
-			fprintf(fp, "   %-14s%s\n", c->name, c->help);
+			fprintf(fp, "   %-17s%s\n", c->name, c->help);
 	fprintf(fp, "\noptions:\n"
 		    "    --color[=<when>]          colour: auto (only on a terminal), always or never\n"
 		    "    --no-color                the same as --color=never\n"
@@ -200,6 +227,19 @@ names_revisions(const char *arg)
 	return yes;
 }
 
+/* "did you mean" among the commands --help lists. */
+static void
+command_hint(const char *word, struct strbuf *sb)
+{
+	const char *names[sizeof(commands) / sizeof(*commands)];
+	size_t n = 0;
+
+	for (const struct command *c = commands; c->name; c++)
+		if (c->help)
+			names[n++] = c->name;
+	suggest_add_hint(sb, word, names, n);
+}
+
 /* A closed or full stdout is an error, not a silent success (sbase's fshut). */
 static int
 close_stdout(int ret)
@@ -238,7 +278,12 @@ main(int argc, const char **argv)
 	 * option, file or revision is most likely a mistyped command.
 	 */
 	if (!c->name && argv[1][0] != '-' && !file_exists(argv[1]) && !names_revisions(argv[1])) {
-		error(_("'%s' is not a khsend command (see 'khsend --help')"), argv[1]);
+		struct strbuf hint = STRBUF_INIT;
+
+		command_hint(argv[1], &hint);
+		error(_("'%s' is not a khsend command (see 'khsend --help')%s%s"), argv[1],
+		      hint.len ? "; " : "", hint.buf);
+		strbuf_release(&hint);
 		ret = EXIT_ERROR;
 	} else if (!c->name)
 		ret = close_stdout(cmd_send(argc, argv));

@@ -1,12 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* khsend: what the commands share. */
 #ifndef KHSEND_H
 #define KHSEND_H
 
 #include "lib/repo.h"
+#include "lib/strbuf.h"
 #include "lib/strvec.h"
 #include "policy/policy.h"
 
-#define KHSEND_VERSION "1.0"
+#define KHSEND_VERSION "1.1"
 
 /* Set up once per command: the repository around us, the policy, a scratch directory. */
 struct khsend_ctx {
@@ -32,6 +34,12 @@ void ctx_release(struct khsend_ctx *ctx);
 /* --boot / --no-boot (1/0; -1 not given) over khsend.boot over the default, on. */
 int ctx_want_boot(const struct khsend_ctx *ctx, int flag);
 
+/*
+ * "did you mean 'x' or 'y'?" for an id that names no entry (among the
+ * entries that allow overriding, if `overridable`), appended to `sb`.
+ */
+void ctx_add_id_hint(const struct khsend_ctx *ctx, const char *id, int overridable, struct strbuf *sb);
+
 /* Check that every --allow ID names an entry that permits overriding; exit 2 otherwise. */
 void ctx_check_allow(const struct khsend_ctx *ctx, const struct strvec *allow);
 
@@ -40,8 +48,10 @@ int cmd_check(int argc, const char **argv);
 int cmd_send(int argc, const char **argv);
 int cmd_b4(int argc, const char **argv);
 int cmd_install_hooks(int argc, const char **argv);
+int cmd_uninstall_hooks(int argc, const char **argv);
 int cmd_hook(int argc, const char **argv);
 int cmd_policy(int argc, const char **argv);
+int cmd_policy_export(int argc, const char **argv);
 int cmd_reply(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_scan(int argc, const char **argv);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-boot: wall time of khsend boot for a one-file series (init/main.c).
 #
 #   cold  - a first run after 'khsend setup': no build directory, empty ccache

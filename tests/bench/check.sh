@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench: khsend check against grep -c -F -f (the policy's strings) and
 # checkpatch.pl --codespell, on the same generated series of 200, 2,000 and
 # 20,000 patches; start-up; peak memory at each size.

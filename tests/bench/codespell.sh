@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-codespell (tests/bench/codespell.sh): the series an eager
 # contributor gets from "codespell -w" over the whole packaged kernel tree,
 # one commit per top-level directory, and the time "khsend check" takes on it.

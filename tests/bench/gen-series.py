@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Make N commits of small, realistic edits on top of a kernel tree, with git fast-import.
 
 usage: gen-series.py REPO N SEED

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make bench-send (tests/bench/send.sh): khsend's added time over plain "git send-email --dry-run"
 # on a 30-patch series (boot off), the median of several alternating runs.
 # Prints the figure and fails if it is over the target (100 ms).

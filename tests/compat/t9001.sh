@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # make compat (tests/compat/t9001.sh): git's own send-email tests, t/t9001-send-email.sh
 # of git 2.39.5, run against the installed git twice: once as they are (the baseline),
 # once with git-send-email replaced by "khsend --no-boot".  Prints what each half passed,

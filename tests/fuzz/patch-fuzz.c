@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: a mail as khsend reads it in-process -- the header
  * reader, the plain/MIME decision, the split of a plain body where git

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target: the policy loader, then matching with whatever it
  * accepted -- and the one-pass filter held to its promise: a line an

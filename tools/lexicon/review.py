@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Build tools/lexicon/REVIEW.md from the hunt output, the scan output and
 the verdict rules below, written while reading every candidate by hand.
 

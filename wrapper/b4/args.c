@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* args: a "b4 send" command line, read as b4 0.12's argparse reads it. */
 #include "b4/args.h"
 #include "lib/i18n.h"

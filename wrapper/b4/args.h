@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * args: khsend's own options and what b4 will make of the rest of a
  * "khsend b4" command line (argparse: long options and their unique

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * server: the transport b4 0.12 would use, read its way: sendemail.smtpserver
  * (over sendemail.<b4.sendemail-identity>.smtpserver), with Python's

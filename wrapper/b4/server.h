@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* server: b4's sendemail.smtpserver, read the way b4 0.12 reads it. */
 #ifndef KHSEND_B4_SERVER_H
 #define KHSEND_B4_SERVER_H

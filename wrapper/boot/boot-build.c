@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-build: make in the private tree, out of tree (O=) in the
  * persistent build directory, so the next run recompiles only what the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-child: make and QEMU run for minutes, so they get a process group
  * of their own (a Ctrl-C on the terminal reaches only khsend, which then
@@ -27,11 +28,16 @@ monotonic_seconds(void)
 }
 
 char *
-shipped_file(const char *beside_binary, const char *installed)
+shipped_file(enum installed_dir dir, const char *name, const char *in_build)
 {
+	char *installed = installed_path(dir, name);
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ssize_t n;
 
+	if (!access(installed, R_OK))
+		return installed;
+	/* A binary in the build directory: the file of the source tree or the build. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		char *slash, *path;
 
@@ -39,13 +45,15 @@ shipped_file(const char *beside_binary, const char *installed)
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			path = xstrfmt("%s/%s", exe, beside_binary);
-			if (!access(path, R_OK))
+			path = xstrfmt("%s/%s", exe, in_build);
+			if (!access(path, R_OK)) {
+				free(installed);
 				return path;
+			}
 			free(path);
 		}
 	}
-	return xstrdup(installed);
+	return installed;
 }
 
 static void

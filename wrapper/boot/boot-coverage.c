@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-coverage: a smoke test says little about code it never compiled.
  * A touched file counts as booted when an object linked into vmlinux was

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-initramfs: the guest's whole userspace is khsend's static init,
  * packed as /init by the gen_init_cpio the kernel build itself made (so

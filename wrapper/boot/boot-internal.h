@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * boot-internal: what the stages of khsend boot share.  One file per
  * stage: boot-tree.c (cache, private work tree, git am), boot-kconfig.c
@@ -8,6 +9,7 @@
 #ifndef KHSEND_BOOT_INTERNAL_H
 #define KHSEND_BOOT_INTERNAL_H
 
+#include "lib/path.h"
 #include "lib/run-command.h"
 #include "lib/strbuf.h"
 #include "lib/strvec.h"
@@ -48,8 +50,8 @@ enum watch_end watch_command(struct child_process *cp, struct watch *w, int *out
 /* Seconds since an arbitrary point, for elapsed times. */
 double monotonic_seconds(void);
 
-/* A shipped file: beside the running binary (an uninstalled build), else installed. */
-char *shipped_file(const char *beside_binary, const char *installed);
+/* A shipped file: installed (lib/path.h), else `in_build` beside the binary of a build directory. */
+char *shipped_file(enum installed_dir dir, const char *name, const char *in_build);
 
 /* ---- boot-progress.c: one updating line on a terminal, a line per stage elsewhere ---- */
 

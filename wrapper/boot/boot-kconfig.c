@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-kconfig: tinyconfig builds almost nothing, so a smoke test of a
  * driver fix would boot a kernel without the driver.  For each touched

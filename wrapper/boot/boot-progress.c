@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-progress: minutes of make are shown as one line that updates in
  * place on a terminal; a log or a CI job gets one line when a stage

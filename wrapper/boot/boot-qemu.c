@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-qemu: one boot of the built kernel in qemu-system-x86_64, the
  * serial console on QEMU's stdout, "-no-reboot panic=-1" so that a panic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-results: a verdict is a function of the source (the git tree id
  * of the series' tip), the config fragment it was built with (which, with

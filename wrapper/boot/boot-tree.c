@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-tree: where a series is applied.  Every kernel tree gets a
  * directory of its own under the cache, trees/<key>/, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-verdict: read the serial console of a boot.  It passed when our
  * init printed the marker with this boot's nonce and the kernel powered

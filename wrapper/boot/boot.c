@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot: the pipeline of khsend boot, stage by stage: lock the tree's
  * cache, apply the series on the base in the private work tree, work out
@@ -194,7 +195,7 @@ push_c_files(struct strvec *out, const struct strbuf *text)
 static int
 make_fragment(struct boot_run *r)
 {
-	char *shipped = shipped_file("../data/boot.config", KHSEND_DATADIR "/boot.config");
+	char *shipped = shipped_file(INSTALLED_DATA, "boot.config", "../data/boot.config");
 	struct strbuf extra = STRBUF_INIT;
 
 	if (strbuf_read_file(&r->fragment, shipped, 1 << 20) < 0) {
@@ -653,7 +654,7 @@ boot_series(const struct boot_options *opts, const struct series *series)
 	strvec_init(&r.unmet);
 	r.timeout = opts->timeout > 0 ? opts->timeout : BOOT_DEFAULT_TIMEOUT;
 	r.memory_mb = opts->memory_mb > 0 ? opts->memory_mb : BOOT_DEFAULT_MEMORY_MB;
-	r.init_binary = shipped_file("boot-init", KHSEND_LIBEXECDIR "/boot-init");
+	r.init_binary = shipped_file(INSTALLED_LIBEXEC, "boot-init", "boot-init");
 	r.scratch = make_temp_dir("khsend-boot");
 	remove_at_exit(r.scratch);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * boot: the series as a QEMU kernel boot smoke test (issue 4).
  *

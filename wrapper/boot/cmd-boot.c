@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend boot: read the series in any form khsend check takes, turn each
  * message into a mail file git am can apply (commits through git

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* annotate: write khsend's note into a mail, at the byte level, leaving the rest alone. */
 #define _GNU_SOURCE
 #include "check/annotate.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * annotate: khsend's note for the reviewers.  A patch that changes a
  * string whose policy says "annotate" (or one the contributor --allow'ed)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check: filter, read like git, detect, and settle with the result when the base is at hand. */
 #define _GNU_SOURCE
 #include "check/check.h"

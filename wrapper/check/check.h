@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check: the whole series against the policy, the one way every command
  * does it (check, send, b4, boot, reply, each hook).

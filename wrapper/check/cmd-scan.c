@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend scan: where does each entry occur in a source tree?  A maintainer
  * uses --stale to find entries whose joke is gone, so the policy stays true,
@@ -7,6 +8,7 @@
 #define _GNU_SOURCE
 #include "khsend.h"
 #include "lib/i18n.h"
+#include "check/scan.h"
 #include "lib/parse-options.h"
 #include "lib/path.h"
 #include "lib/strbuf.h"
@@ -50,6 +52,8 @@ struct scan {
 	size_t files;
 	struct suggestion *sugg;
 	size_t nsugg, asugg;
+	scan_fn each;			/* scan_tree(): the caller's, for each occurrence */
+	void *data;
 };
 
 /* Does any entry of the known policy match this line of this file? */
@@ -154,7 +158,9 @@ scan_file(struct scan *s, const char *rel, const char *abs)
 			if (!s->hits[k] || !s->line_hits[k] || !policy_entry_count(e, line))
 				continue;
 			s->found[k]++;
-			if (s->known) {
+			if (s->each) {
+				s->each(s->data, k, rel, lineno, line);
+			} else if (s->known) {
 				if (!known_here(s, rel, line))
 					suggest_line(s, e, rel, lineno, line);
 			} else if (!s->stale) {
@@ -318,11 +324,57 @@ scan_release(struct scan *s)
 	free(s->found);
 }
 
+const char *
+scan_tree_arg(const struct repo *repo, const char *arg)
+{
+	const char *tree = arg;
+
+	if (!tree)
+		tree = repo && repo->worktree ? repo->worktree : ".";
+	if (!is_dir(tree)) {
+		error("'%s' is not a directory", tree);
+		return NULL;
+	}
+	return tree;
+}
+
+/* Set up the filters, walk the tree from `tree`. */
+static void
+scan_walk(struct scan *s, const char *tree)
+{
+	struct strbuf rel = STRBUF_INIT, abs = STRBUF_INIT;
+
+	s->matcher = matcher_new(s->policy);
+	s->hits = xcalloc(s->policy->nr + 1, 1);
+	s->line_hits = xcalloc(s->policy->nr + 1, 1);
+	s->found = xcalloc(s->policy->nr + 1, sizeof(*s->found));
+	strbuf_addstr(&abs, tree);
+	while (abs.len > 1 && abs.buf[abs.len - 1] == '/')
+		strbuf_setlen(&abs, abs.len - 1);
+	walk(s, &rel, &abs);
+	strbuf_release(&rel);
+	strbuf_release(&abs);
+}
+
+size_t
+scan_tree(const struct policy *policy, const char *tree, scan_fn fn, void *data)
+{
+	struct scan s = { 0 };
+	size_t files;
+
+	s.policy = policy;
+	s.each = fn;
+	s.data = data;
+	scan_walk(&s, tree);
+	files = s.files;
+	scan_release(&s);
+	return files;
+}
+
 int
 cmd_scan(int argc, const char **argv)
 {
 	struct strvec policies = STRVEC_INIT;
-	struct strbuf rel = STRBUF_INIT, abs = STRBUF_INIT;
 	struct policy lexicon = POLICY_INIT;
 	struct khsend_ctx ctx;
 	struct scan s = { 0 };
@@ -343,14 +395,8 @@ cmd_scan(int argc, const char **argv)
 		usage_msg_opt(scan_usage, options, _("--stale and --suggest do not go together"));
 	ctx_init(&ctx);
 	ctx_load_policy(&ctx, &policies, NULL);
-	if (argc == 2)
-		tree = argv[1];
-	else if (ctx.repo && ctx.repo->worktree)
-		tree = ctx.repo->worktree;
-	else
-		tree = ".";
-	if (!is_dir(tree)) {
-		error(_("'%s' is not a directory"), tree);
+	tree = scan_tree_arg(ctx.repo, argc == 2 ? argv[1] : NULL);
+	if (!tree) {
 		ret = EXIT_ERROR;
 		goto out;
 	}
@@ -366,14 +412,7 @@ cmd_scan(int argc, const char **argv)
 		s.known_hits = xcalloc(s.known->nr + 1, 1);
 	}
 	s.stale = only_stale == 1;
-	s.matcher = matcher_new(s.policy);
-	s.hits = xcalloc(s.policy->nr + 1, 1);
-	s.line_hits = xcalloc(s.policy->nr + 1, 1);
-	s.found = xcalloc(s.policy->nr + 1, sizeof(*s.found));
-	strbuf_addstr(&abs, tree);
-	while (abs.len > 1 && abs.buf[abs.len - 1] == '/')
-		strbuf_setlen(&abs, abs.len - 1);
-	walk(&s, &rel, &abs);
+	scan_walk(&s, tree);
 
 	if (s.known) {
 		print_suggestions(&s, tree);
@@ -401,8 +440,6 @@ cmd_scan(int argc, const char **argv)
 out:
 	scan_release(&s);
 	policy_release(&lexicon);
-	strbuf_release(&rel);
-	strbuf_release(&abs);
 	ctx_release(&ctx);
 	strvec_clear(&policies);
 	return ret;

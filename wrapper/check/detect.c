@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE
 /* detect: collect occurrences per entry, pair them off, report what is left. */
 #include "check/detect.h"

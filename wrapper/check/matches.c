@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* matches: occurrences read as text, and paired off across a change. */
 #include "check/matches.h"
 #include "lib/strbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * matches: where an entry occurs in some lines, read the way people read
  * them, and which occurrences on one side are still there on the other.

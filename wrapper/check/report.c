@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * report: checkpatch's "file:line:" shape, but it thanks the contributor
  * first and explains the joke before saying what to do.
@@ -73,14 +74,21 @@ report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
 static const char *
 what_to_do(enum policy_action action, int allowed, enum report_mode mode)
 {
+	if (allowed && (mode == REPORT_APPLY || mode == REPORT_COMMIT))
+		return _("You allowed a change (KHSEND_ALLOW or git config khsend.allow), so it goes in.");
 	if (allowed)
 		return _("You allowed a change with --allow; it goes out with a note for the reviewers.");
+	if (mode == REPORT_APPLY && action != POLICY_BLOCK)
+		return action == POLICY_ANNOTATE
+			       ? _("The patch is applied. Its author may not have meant to change the lines marked\n"
+				   "'annotate'; you may want to ask.")
+			       : _("The lines marked 'warn' are only a note: the patch is applied.");
 	switch (action) {
 	case POLICY_BLOCK:
 		switch (mode) {
 		case REPORT_APPLY:
-			return _("A patch with a blocked change should not be applied as it is. 'khsend reply'\n"
-			         "drafts a kind answer for its author.");
+			return _("git am does not apply a patch with a change marked 'block' as it is; the ways\n"
+				 "on are below.");
 		case REPORT_COMMIT:
 			return _("Please keep the lines marked 'block' as they are before you commit; other\n"
 			         "fixes are welcome.");
@@ -121,11 +129,16 @@ print_finding(FILE *fp, const struct finding *f)
 	sanitize_terminal(what.buf);
 	fprintf(fp, "%s%s%s%s%s%s: %s\n", col(fp, COLOR_BOLD), where.buf, col(fp, COLOR_RESET), col(fp, colour),
 		policy_action_name(f->action), col(fp, COLOR_RESET), what.buf);
+	/* A patch named by its subject is named once. */
 	strbuf_addstr(&in, "  ");
 	/* TRANSLATORS: the patch file's name. */
-	strbuf_addf(&in, _("in %s"), f->patch);
-	if (f->subject && *f->subject)
-		strbuf_addf(&in, ": %s", f->subject);
+	if (f->subject && *f->subject && strstr(f->subject, f->patch)) {
+		strbuf_addf(&in, _("in %s"), f->subject);
+	} else {
+		strbuf_addf(&in, _("in %s"), f->patch);
+		if (f->subject && *f->subject)
+			strbuf_addf(&in, ": %s", f->subject);
+	}
 	print_sanitized(fp, "", in.buf);
 	fprintf(fp, "%s", col(fp, COLOR_RED));
 	print_sanitized(fp, "  -", f->removed);
@@ -207,7 +220,13 @@ report_text(FILE *fp, const struct checker *c, enum report_mode mode)
 	}
 	for (size_t i = 0; i < d->nr; i++)
 		guesses += d->findings[i].entry->lexicon != NULL;
-	if (guesses < d->nr)
+	if (mode == REPORT_APPLY)
+		fprintf(fp, Q_("khsend: this patch makes %zu change to text kept that way on purpose: kernel\n"
+			       "jokes that a spell checker takes for typos. Here is what each one is.\n\n",
+			       "khsend: this patch makes %zu changes to text kept that way on purpose: kernel\n"
+			       "jokes that a spell checker takes for typos. Here is what each one is.\n\n", d->nr),
+			d->nr);
+	else if (guesses < d->nr)
 		fprintf(fp, Q_("Thank you for your work on the kernel! khsend found %zu change to text that the\n"
 			       "maintainers wrote that way on purpose. Kernel code has jokes in it, and a spell\n"
 			       "checker cannot tell them from typos. Here is what they mean.\n\n",
@@ -242,6 +261,14 @@ report_text(FILE *fp, const struct checker *c, enum report_mode mode)
 			fprintf(fp, "%s\n\n", what_to_do(POLICY_ANNOTATE, 1, mode));
 			break;
 		}
+	if (mode == REPORT_APPLY) {
+		fputs("khsend: ", fp);
+		fprintf(fp, Q_("%zu change stops git am", "%zu changes stop git am", blocks), blocks);
+		fputs(", ", fp);
+		fprintf(fp, _("%zu only explained"), notes + warns);
+		fputc('\n', fp);
+		return;
+	}
 	fputs("khsend: ", fp);
 	fprintf(fp, Q_("%zu message checked", "%zu messages checked", d->messages), d->messages);
 	fputs(": ", fp);

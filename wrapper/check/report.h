@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report: tell the contributor what was found, kindly, as text or JSON. */
 #ifndef KHSEND_REPORT_H
 #define KHSEND_REPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* result: git apply --cached onto the base, git diff-index -M, git cat-file --batch. */
 #define _GNU_SOURCE
 #include "check/result.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * result: what the series does to the tree, as git applies it.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-init: the whole userspace of a khsend smoke-test boot.
  *

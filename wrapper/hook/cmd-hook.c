@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * "khsend hook <name>": what the hooks in hooks/ exec, and what khsend
  * hands to git send-email and b4 as their transport.  Each hook's
@@ -11,6 +12,8 @@
  *
  * Exit status: 0 to let git go on, 1 to stop it (a finding), 2 for an
  * error (git stops too: a hook that cannot check does not wave through).
+ * In git am and git commit, the entries KHSEND_ALLOW (one run) and
+ * khsend.allow (the repository) name are let through.
  * The policy's repository layer is read from HEAD: for git am, the tree
  * before the patch; never the index or work tree a patch may have written.
  */
@@ -49,6 +52,15 @@ const struct shipped_hook shipped_hooks[] = {
 	{ "pre-commit", khsend_hook_pre_commit },
 };
 const size_t nr_shipped_hooks = sizeof(shipped_hooks) / sizeof(*shipped_hooks);
+
+const struct shipped_hook *
+shipped_hook_find(const char *name)
+{
+	for (size_t k = 0; k < nr_shipped_hooks; k++)
+		if (!strcmp(shipped_hooks[k].name, name))
+			return &shipped_hooks[k];
+	return NULL;
+}
 
 /* The empty tree: what an unborn branch's first commit is compared with. */
 #define EMPTY_TREE "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -182,6 +194,83 @@ out:
 	return ret;
 }
 
+/* ---- what the maintainer lets through ---- */
+
+/*
+ * The ids of KHSEND_ALLOW (separated by commas or blanks) and of every
+ * khsend.allow value.  Any entry may be named: this is the maintainer's
+ * own tree (an entry's allow-override is about what a contributor may
+ * send).  An id that names no entry is an error, with "did you mean".
+ */
+static void
+collect_allowed(const struct hook_run *h, struct strvec *ids)
+{
+	struct strvec values = STRVEC_INIT;
+	const char *env = getenv("KHSEND_ALLOW");
+
+	config_get_all("khsend.allow", &values);
+	if (env)
+		strvec_push(&values, env);
+	for (size_t i = 0; i < values.nr; i++) {
+		for (const char *p = values.v[i]; *p;) {
+			size_t n;
+
+			p += strspn(p, ", \t\n");
+			n = strcspn(p, ", \t\n");
+			if (n)
+				strvec_push_nodup(ids, xstrndup(p, n));
+			p += n;
+		}
+	}
+	strvec_clear(&values);
+	for (size_t i = 0; i < ids->nr; i++) {
+		struct strbuf hint = STRBUF_INIT;
+
+		if (policy_find(&h->ctx.policy, ids->v[i]))
+			continue;
+		ctx_add_id_hint(&h->ctx, ids->v[i], 0, &hint);
+		die("KHSEND_ALLOW or khsend.allow names '%s', which is no policy entry%s%s", ids->v[i],
+		    hint.len ? "; " : "", hint.buf);
+	}
+}
+
+/* Findings of allowed entries no longer block: they are explained, and git goes on. */
+static void
+apply_allowed(struct hook_run *h)
+{
+	struct strvec ids = STRVEC_INIT;
+
+	collect_allowed(h, &ids);
+	for (size_t i = 0; i < h->ck.det.nr; i++) {
+		struct finding *f = &h->ck.det.findings[i];
+
+		if (strvec_contains(&ids, f->entry->id) && f->action == POLICY_BLOCK) {
+			f->allowed = 1;
+			f->action = POLICY_ANNOTATE;
+		}
+	}
+	strvec_clear(&ids);
+}
+
+/* The ids of the findings that block, "a,b", for a command line; malloc()ed. */
+static char *
+blocking_ids(const struct detector *d)
+{
+	struct strvec seen = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < d->nr; i++) {
+		const char *id = d->findings[i].entry->id;
+
+		if (d->findings[i].action != POLICY_BLOCK || strvec_contains(&seen, id))
+			continue;
+		strvec_push(&seen, id);
+		strbuf_addf(&sb, "%s%s", sb.len ? "," : "", id);
+	}
+	strvec_clear(&seen);
+	return strbuf_detach(&sb, NULL);
+}
+
 /* ---- the maintainer's git am ---- */
 
 /* The first line of a commit message file, for naming the patch. */
@@ -222,10 +311,12 @@ am_mail(const struct repo *repo)
 	return mail;
 }
 
+/* The ways on after git am stopped: reply, skip or abort, or apply it all the same. */
 static void
-advise_stopped_am(const struct repo *repo)
+advise_stopped_am(const struct hook_run *h, int applied)
 {
-	char *mail = am_mail(repo);
+	const struct repo *repo = h->ctx.repo;
+	char *mail = am_mail(repo), *ids = blocking_ids(&h->ck.det);
 
 	if (mail)
 		note(_("to draft a kind reply to its author: khsend reply %s\n"
@@ -233,6 +324,13 @@ advise_stopped_am(const struct repo *repo)
 	else
 		note(_("'khsend reply <the patch mail>' drafts a kind reply to its author"));
 	note(_("'git am --skip' leaves this patch out and goes on; 'git am --abort' stops"));
+	if (applied)
+		note(_("to commit it all the same: KHSEND_ALLOW=%s git am --continue"), ids);
+	else
+		note(_("to apply it all the same: git apply --index %s/rebase-apply/patch && "
+		     "KHSEND_ALLOW=%s git am --continue"), repo->git_dir, ids);
+	note(_("('git config --add khsend.allow <id>' lets an entry through in this repository from now on)"));
+	free(ids);
 	free(mail);
 }
 
@@ -278,16 +376,16 @@ am_check_on(struct hook_run *h)
 	return ret;
 }
 
-/* git am goes on, or stops with the way out. */
+/* git am goes on, or stops with the ways out. */
 static int
-am_verdict(const struct hook_run *h, int check_failed)
+am_verdict(const struct hook_run *h, int check_failed, int applied)
 {
 	if (check_failed)
 		return EXIT_ERROR;
 	report_policy_changes_for_am(&h->ck);
 	if (!detector_blocked(&h->ck.det))
 		return EXIT_CLEAN;
-	advise_stopped_am(h->ctx.repo);
+	advise_stopped_am(h, applied);
 	return EXIT_FINDING;
 }
 
@@ -311,9 +409,11 @@ hook_applypatch_msg(int argc, const char **argv)
 	if (!mail && !file_exists(patch))
 		die(_("cannot find the patch git am is applying (no %s)"), patch);
 	failed = series_add_file(&s, mail ? mail : patch, subject) || check_series(&h.ck, &s);
+	if (!failed)
+		apply_allowed(&h);
 	if (!failed && h.ck.det.nr)
 		report_text(stderr, &h.ck, REPORT_APPLY);
-	ret = am_verdict(&h, failed);
+	ret = am_verdict(&h, failed, 0);
 	free(mail);
 	free(patch);
 	free(subject);
@@ -372,10 +472,12 @@ hook_pre_applypatch(int argc, const char **argv)
 	msg = xstrfmt("%s/rebase-apply/final-commit", h.ctx.repo->git_dir);
 	subject = subject_of(msg);
 	failed = check_staged(&h, subject, head_tree(h.ctx.repo));
+	if (!failed)
+		apply_allowed(&h);
 	/* The second line of defence: it only speaks when it stops. */
 	if (!failed && detector_blocked(&h.ck.det))
 		report_text(stderr, &h.ck, REPORT_APPLY);
-	ret = am_verdict(&h, failed);
+	ret = am_verdict(&h, failed, 1);
 	free(msg);
 	free(subject);
 	hook_end(&h);
@@ -400,6 +502,7 @@ hook_pre_commit(int argc, const char **argv)
 	if (check_staged(&h, "the staged change", head_tree(h.ctx.repo))) {
 		ret = EXIT_ERROR;
 	} else {
+		apply_allowed(&h);
 		if (h.ck.det.nr)
 			report_text(stderr, &h.ck, REPORT_COMMIT);
 		ret = block && detector_blocked(&h.ck.det) ? EXIT_FINDING : EXIT_CLEAN;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The hooks in hooks/, linked into the binary for "khsend install-hooks". */
 	.section .rodata
 	.global khsend_hook_sendemail_validate

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hooks: the git hooks khsend ships (hooks/), and "khsend hook <name>",
  * what they and khsend's shims run.
@@ -15,5 +16,8 @@ struct shipped_hook {
 
 extern const struct shipped_hook shipped_hooks[];
 extern const size_t nr_shipped_hooks;
+
+/* The shipped hook of this name, or NULL. */
+const struct shipped_hook *shipped_hook_find(const char *name);
 
 #endif

@@ -1,11 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* color: decide once per stream whether escapes are welcome there. */
 #include "lib/color.h"
+#include "lib/config.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static enum color_mode mode = COLOR_AUTO;
+static int mode_given;		/* --color or --no-color: git's color.ui does not count then */
 static int decided[3] = { -1, -1, -1 };
 
 int
@@ -24,6 +27,7 @@ void
 color_set_mode(enum color_mode m)
 {
 	mode = m;
+	mode_given = 1;
 	decided[1] = decided[2] = -1;
 }
 
@@ -36,6 +40,18 @@ want_color(int fd)
 		return 0;
 	if (decided[fd] >= 0)
 		return decided[fd];
+	if (!mode_given) {
+		/*
+		 * git's color.ui, read as git reads it: "true" is "auto" there
+		 * (since git 1.8.4), and so a hook speaks as git around it does.
+		 */
+		const char *ui = config_get("color.ui");
+
+		if (ui && (!strcmp(ui, "never") || !strcmp(ui, "false")))
+			mode = COLOR_NEVER;
+		else if (ui && !strcmp(ui, "always"))
+			mode = COLOR_ALWAYS;
+	}
 	if (mode == COLOR_ALWAYS)
 		decided[fd] = 1;
 	else if (mode == COLOR_NEVER)

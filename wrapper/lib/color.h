@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* color: ANSI colours, only on a terminal, honouring NO_COLOR and --color. */
 #ifndef KHSEND_COLOR_H
 #define KHSEND_COLOR_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* config: "git config --list -z", read once; GIT_CONFIG_COUNT for children. */
 #include "lib/config.h"
 #include "lib/quote.h"

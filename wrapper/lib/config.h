@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * config: git's configuration as git itself reads it, and configuration
  * handed to a child git.

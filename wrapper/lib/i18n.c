@@ -15,9 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef KHSEND_LOCALEDIR
-#define KHSEND_LOCALEDIR "/usr/local/share/locale"
-#endif
 
 #define TEXT_DOMAIN "khsend"
 
@@ -52,7 +49,8 @@ static const struct {
 
 /*
  * Where the catalogues are: $KHSEND_LOCALEDIR, else locale/ beside the
- * binary (a build directory), else the installed LOCALEDIR.
+ * binary (a build directory), else <prefix>/share/locale for the binary in
+ * <prefix>/bin, found at run time as khsend's other files are.
  */
 static char *
 locale_dir(void)
@@ -75,9 +73,13 @@ locale_dir(void)
 			if (!access(dir, X_OK))
 				return dir;
 			free(dir);
+			if ((slash = strrchr(exe, '/'))) {
+				*slash = '\0';
+				return xstrfmt("%s/share/locale", exe);
+			}
 		}
 	}
-	return xstrdup(KHSEND_LOCALEDIR);
+	return xstrdup("/usr/local/share/locale");
 }
 
 void

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* json: string escaping with UTF-8 validation, so the output always parses. */
 #include "lib/json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* json: just enough JSON output for --format=json. */
 #ifndef KHSEND_JSON_H
 #define KHSEND_JSON_H

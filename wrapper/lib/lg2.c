@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lg2: libgit2 on demand. */
 #include "lib/lg2.h"
 #include "lib/usage.h"

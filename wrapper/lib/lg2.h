@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lg2: libgit2, started only when a patch's lines are read.  Its start-up
  * (the TLS library loading its CA bundle) costs more than a git child

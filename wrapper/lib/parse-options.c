@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* parse-options: one table describes a command's options and its help. */
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
@@ -28,7 +29,8 @@ print_usage(FILE *fp, const char *const *usagestr, const struct option *options)
 		if (o->short_name)
 			strbuf_addf(&sb, "-%c%s", o->short_name, o->long_name ? ", " : "");
 		if (o->long_name)
-			strbuf_addf(&sb, "--%s%s", o->type == OPTION_BOOL ? "[no-]" : "", o->long_name);
+			strbuf_addf(&sb, "--%s%s", o->type == OPTION_BOOL || o->type == OPTION_COUNTUP ? "[no-]" : "",
+				    o->long_name);
 		if (o->argh)
 			strbuf_addf(&sb, " <%s>", o->argh);
 		if (sb.len < 30)
@@ -69,6 +71,9 @@ set_value(const char *const *usagestr, const struct option *all, const struct op
 	case OPTION_BOOL:
 		*(int *)o->value = !negated;
 		break;
+	case OPTION_COUNTUP:
+		*(int *)o->value = negated ? 0 : *(int *)o->value + 1;
+		break;
 	case OPTION_STRING:
 		*(const char **)o->value = arg;
 		break;
@@ -101,7 +106,8 @@ find_long(const struct option *options, const char *name, size_t len, int *negat
 			return o;
 	if (len > 3 && !strncmp(name, "no-", 3))
 		for (const struct option *o = options; o->type != OPTION_END; o++)
-			if (o->type == OPTION_BOOL && o->long_name && strlen(o->long_name) == len - 3 &&
+			if ((o->type == OPTION_BOOL || o->type == OPTION_COUNTUP) && o->long_name &&
+			    strlen(o->long_name) == len - 3 &&
 			    !strncmp(o->long_name, name + 3, len - 3)) {
 				*negated = 1;
 				return o;
@@ -149,7 +155,7 @@ parse_options(int argc, const char **argv, const struct option *options,
 				}
 				usage_msg_opt(usagestr, all, "unknown option '%s'", arg);
 			}
-			if (o->type == OPTION_BOOL) {
+			if (o->type == OPTION_BOOL || o->type == OPTION_COUNTUP) {
 				if (eq)
 					usage_msg_opt(usagestr, all, "option '--%s' takes no value", o->long_name);
 				set_value(usagestr, all, o, NULL, negated);
@@ -176,7 +182,10 @@ parse_options(int argc, const char **argv, const struct option *options,
 				}
 				usage_msg_opt(usagestr, all, "unknown switch '%c'", arg[1]);
 			}
-			if (o->type == OPTION_BOOL) {
+			if (o->type == OPTION_COUNTUP && strspn(arg + 1, (char[]){ arg[1], 0 }) == strlen(arg + 1)) {
+				for (const char *p = arg + 1; *p; p++)
+					set_value(usagestr, all, o, NULL, 0);
+			} else if (o->type == OPTION_BOOL || o->type == OPTION_COUNTUP) {
 				if (arg[2])
 					usage_msg_opt(usagestr, all, "switch '%c' takes no value", arg[1]);
 				set_value(usagestr, all, o, NULL, 0);

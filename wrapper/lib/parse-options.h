@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* parse-options: option tables for khsend's commands (after git's parse-options.h). */
 #ifndef KHSEND_PARSE_OPTIONS_H
 #define KHSEND_PARSE_OPTIONS_H
@@ -9,6 +10,7 @@ enum parse_opt_type {
 	OPTION_STRING,		/* const char * */
 	OPTION_STRING_LIST,	/* struct strvec: repeatable */
 	OPTION_INTEGER,		/* int, non-negative */
+	OPTION_COUNTUP,		/* int: one more each time ("-qq" is two), 0 with --no-<name> */
 };
 
 struct option {
@@ -26,6 +28,7 @@ struct option {
 #define OPT_STRING(s, l, v, a, h) { OPTION_STRING, (s), (l), (v), (a), (h) }
 #define OPT_STRING_LIST(s, l, v, a, h) { OPTION_STRING_LIST, (s), (l), (v), (a), (h) }
 #define OPT_INTEGER(s, l, v, a, h) { OPTION_INTEGER, (s), (l), (v), (a), (h) }
+#define OPT_COUNTUP(s, l, v, h) { OPTION_COUNTUP, (s), (l), (v), NULL, (h) }
 
 enum parse_opt_flags {
 	PARSE_OPT_STOP_AT_NON_OPTION = 1 << 0,	/* for subcommand dispatch */

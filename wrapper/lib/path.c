@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* path: the few file-system helpers khsend needs, with cleanup on exit. */
 #define _GNU_SOURCE
 #include "lib/path.h"
@@ -7,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -184,6 +186,36 @@ xdg_cache_dir(struct strbuf *out)
 	xdg_dir(out, "XDG_CACHE_HOME", ".cache");
 }
 
+/* The directory above the one the running binary is in (/usr for /usr/bin/khsend); NULL if unknown. */
+static const char *
+install_prefix(void)
+{
+	static char prefix[PATH_MAX];
+	static int done;
+
+	if (!done) {
+		ssize_t n = readlink("/proc/self/exe", prefix, sizeof(prefix) - 1);
+		char *slash;
+
+		done = 1;
+		prefix[n > 0 ? n : 0] = '\0';
+		/* Twice: the binary's name, then its directory (bin/). */
+		for (int i = 0; i < 2; i++)
+			if ((slash = strrchr(prefix, '/')))
+				*slash = '\0';
+	}
+	return *prefix ? prefix : NULL;
+}
+
+char *
+installed_path(enum installed_dir dir, const char *name)
+{
+	const char *prefix = install_prefix();
+
+	return xstrfmt("%s/%s/khsend/%s", prefix ? prefix : "/usr/local",
+		       dir == INSTALLED_DATA ? "share" : "lib", name);
+}
+
 char *
 expand_user_path(const char *path)
 {
@@ -232,6 +264,14 @@ is_regular_or_fifo(const char *path)
 	struct stat st;
 
 	return !stat(path, &st) && (S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode));
+}
+
+int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* quote: git's sq_quote_buf(). */
 #include "lib/quote.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* quote: the one way khsend quotes a word for a shell-like reader. */
 #ifndef KHSEND_QUOTE_H
 #define KHSEND_QUOTE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* repo: find the repository, resolve revisions and read blobs through git. */
 #include "lib/repo.h"
 #include "lib/usage.h"

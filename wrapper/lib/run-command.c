@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * run-command: fork and exec with an argv vector and an explicit
  * environment.  Between fork() and exec only async-signal-safe calls are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run-command: child processes from an argv vector, never a shell string
  * (after git's run-command.h).

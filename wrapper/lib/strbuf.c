@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* strbuf: growable buffers and the allocation wrappers everything else uses. */
 #include "lib/strbuf.h"
 #include "lib/usage.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* strbuf: a growable, always NUL-terminated byte buffer (after git's strbuf.h). */
 #ifndef KHSEND_STRBUF_H
 #define KHSEND_STRBUF_H

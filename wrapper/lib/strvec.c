@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* strvec: argument and environment vectors for child processes. */
 #include "lib/strvec.h"
 #include "lib/strbuf.h"

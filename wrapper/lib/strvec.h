@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* strvec: a NULL-terminated array of strings that owns its memory (after git's strvec.h). */
 #ifndef KHSEND_STRVEC_H
 #define KHSEND_STRVEC_H

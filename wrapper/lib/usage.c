@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* usage: die(), error() and friends; every message goes to stderr, sanitized. */
 #include "lib/usage.h"
 #include "lib/color.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* usage: messages and the exit statuses every khsend command shares. */
 #ifndef KHSEND_USAGE_H
 #define KHSEND_USAGE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* bounded-regex: PCRE2 with a work bound proportional to the text. */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "policy/bounded-regex.h"

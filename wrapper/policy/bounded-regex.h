@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * bounded-regex: a policy's regular expressions, run with a hard bound on
  * their work.

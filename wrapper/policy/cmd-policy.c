@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* khsend policy check|list and khsend explain: look at the policy itself. */
 #include "khsend.h"
 #include "lib/i18n.h"
@@ -5,6 +6,7 @@
 #include "lib/parse-options.h"
 #include "check/report.h"
 #include "lib/strbuf.h"
+#include "lib/suggest.h"
 #include "lib/usage.h"
 
 #include <stdio.h>
@@ -12,7 +14,8 @@
 
 static const char *const policy_usage[] = {
 	"khsend policy check [<file>...]",
-	"khsend policy list [--policy <file>]... [--format=text|json | --ids | --languages]",
+	"khsend policy list [--policy <file>]... [--format=text|json | --ids [--overridable] | --languages]",
+	"khsend policy export --format=codespell|codespell-words|typos|checkpatch [--policy <file>]... [<tree>]",
 	NULL,
 };
 
@@ -135,12 +138,13 @@ policy_list(int argc, const char **argv)
 	struct strvec policies = STRVEC_INIT;
 	const char *format = NULL;
 	struct khsend_ctx ctx;
-	int ids = 0, languages = 0;
+	int ids = 0, overridable = 0, languages = 0;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
 		OPT_STRING(0, "format", &format, "text|json", "output format (default: text)"),
 		OPT_BOOL(0, "ids", &ids, "print only the ids, one a line (for scripts and completion)"),
 		OPT_BOOL(0, "languages", &languages, "count the entries explained in each language"),
+		OPT_BOOL(0, "overridable", &overridable, "with --ids: only those --allow accepts (allow-override)"),
 		OPT_END(),
 	};
 
@@ -151,6 +155,8 @@ policy_list(int argc, const char **argv)
 		usage_msg_opt(policy_usage, options, "--ids and --format cannot be combined");
 	if (languages == 1 && (format || ids == 1))
 		usage_msg_opt(policy_usage, options, "--languages cannot be combined with --ids or --format");
+	if (overridable == 1 && ids != 1)
+		usage_msg_opt(policy_usage, options, "--overridable goes with --ids");
 	if (!format)
 		format = "text";
 	if (strcmp(format, "text") && strcmp(format, "json"))
@@ -159,7 +165,8 @@ policy_list(int argc, const char **argv)
 	ctx_load_policy(&ctx, &policies, NULL);
 	if (ids == 1) {
 		for (size_t i = 0; i < ctx.policy.nr; i++)
-			printf("%s\n", ctx.policy.v[i]->id);
+			if (overridable != 1 || ctx.policy.v[i]->allow_override)
+				printf("%s\n", ctx.policy.v[i]->id);
 	} else if (languages == 1) {
 		list_languages(&ctx.policy);
 	} else if (!strcmp(format, "json")) {
@@ -190,6 +197,7 @@ static const struct {
 } policy_commands[] = {
 	{ "check", policy_check },
 	{ "list", policy_list },
+	{ "export", cmd_policy_export },
 };
 
 int
@@ -203,9 +211,16 @@ cmd_policy(int argc, const char **argv)
 
 		parse_options(argc, argv, none, policy_usage, 0);
 	}
-	usage_msg_opt(policy_usage, (struct option[]){ OPT_END() },
-		      argc < 2 ? "say 'check' or 'list'" : "unknown policy command '%s'",
-		      argc < 2 ? "" : argv[1]);
+	if (argc < 2)
+		usage_msg_opt(policy_usage, (struct option[]){ OPT_END() }, "say 'check', 'list' or 'export'");
+	{
+		const char *names[] = { "check", "list", "export" };
+		struct strbuf hint = STRBUF_INIT;
+
+		suggest_add_hint(&hint, argv[1], names, sizeof(names) / sizeof(*names));
+		usage_msg_opt(policy_usage, (struct option[]){ OPT_END() }, "unknown policy command '%s'%s%s",
+			      argv[1], hint.len ? "; " : "", hint.buf);
+	}
 }
 
 int
@@ -231,16 +246,11 @@ cmd_explain(int argc, const char **argv)
 	ctx_load_policy(&ctx, &policies, NULL);
 	e = policy_find(&ctx.policy, argv[1]);
 	if (!e) {
-		struct strbuf near = STRBUF_INIT;
+		struct strbuf hint = STRBUF_INIT;
 
-		for (size_t i = 0; i < ctx.policy.nr; i++)
-			if (strstr(ctx.policy.v[i]->id, argv[1]) || strstr(argv[1], ctx.policy.v[i]->id))
-				strbuf_addf(&near, "%s%s", near.len ? ", " : "", ctx.policy.v[i]->id);
-		if (near.len)
-			error(_("no policy entry '%s' (did you mean: %s?)"), argv[1], near.buf);
-		else
-			error(_("no policy entry '%s' (see 'khsend policy list')"), argv[1]);
-		strbuf_release(&near);
+		ctx_add_id_hint(&ctx, argv[1], 0, &hint);
+		error(_("no policy entry '%s' (%s)"), argv[1], hint.len ? hint.buf : "see 'khsend policy list'");
+		strbuf_release(&hint);
 		ret = EXIT_ERROR;
 		goto out;
 	}

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The word lists of tools/lexicon/, each after a "%category NAME" line, linked into the binary. */
 	.section .rodata
 	.global khsend_embedded_lexicon

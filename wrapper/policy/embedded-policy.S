@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* The shipped policy.yaml, linked into the binary as the fallback system layer. */
 	.section .rodata
 	.global khsend_embedded_policy

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* glob: split pattern and path into components and match them one by one. */
 #include "policy/glob.h"
 #include "lib/strbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* glob: git-style path patterns over fnmatch(3). */
 #ifndef KHSEND_GLOB_H
 #define KHSEND_GLOB_H

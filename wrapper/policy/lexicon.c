@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lexicon: the word lists of tools/lexicon/ (see its README) read into warn-only policy entries. */
 #include "policy/lexicon.h"
 #include "lib/path.h"

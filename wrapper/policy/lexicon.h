@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * lexicon: the words kernel authors use as jokes (tools/lexicon/, built
  * into khsend), as policy entries of their own.

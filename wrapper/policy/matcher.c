@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* matcher: an Aho-Corasick automaton over the entries' literals, ASCII case folded. */
 #include "policy/matcher.h"
 #include "lib/strbuf.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * matcher: which policy entries could occur in a buffer, in one pass.
  *

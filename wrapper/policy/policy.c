@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * policy: load, validate and layer policy files with libyaml's document
  * API, after netplan's key tables and error format.  Every problem in a
@@ -22,10 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
-
-#ifndef KHSEND_DATADIR
-#define KHSEND_DATADIR "/usr/local/share/khsend"
-#endif
 
 /* policy.yaml as shipped, linked in by embedded-policy.S. */
 extern const char khsend_embedded_policy[];
@@ -1083,11 +1080,14 @@ policy_load_file(struct policy *p, const char *path)
 const char *
 policy_system_path(void)
 {
+	static char *installed;
 	const char *env = getenv("KHSEND_SYSTEM_POLICY");
 
 	if (env)
 		return env;
-	return KHSEND_DATADIR "/policy.yaml";
+	if (!installed)
+		installed = installed_path(INSTALLED_DATA, "policy.yaml");
+	return installed;
 }
 
 /* A layer that does not exist is simply absent; one that exists must be valid. */

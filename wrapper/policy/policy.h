@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * policy: the maintainer's YAML list of protected strings (khsend-policy(5)).
  *

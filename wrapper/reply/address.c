@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* address: addresses, encoded words and dates for the mails khsend writes. */
 #include "reply/address.h"
 #include "lib/json.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * address: the few RFC 5322 / RFC 2047 pieces that writing a reply needs:
  * address lists, display names, encoded words and the Date format.

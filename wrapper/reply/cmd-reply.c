@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend reply: the maintainer's side.  For a received patch that alters a
  * protected string, draft the kind answer the article asks for: thanks
@@ -17,7 +18,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #define MBOX_FROM "From khsend Mon Sep 17 00:00:00 2001\n"
 
@@ -25,14 +25,6 @@ static const char *const reply_usage[] = {
 	"khsend reply [--policy <file>]... [-o <file>] [--lang <tag>] <mail|mbox|patch|directory>",
 	NULL,
 };
-
-static int
-same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
 
 int
 cmd_reply(int argc, const char **argv)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * compose: the kind reply itself -- thanks first, the changed lines
  * quoted, the joke explained, what happens next -- as a mail git
@@ -346,11 +347,90 @@ add_translation(struct strbuf *body, const struct policy_entry *e, const char *l
 	strbuf_addch(body, '\n');
 }
 
+/*
+ * The reply's wording, from git config khsend.reply.*: what a maintainer
+ * would otherwise edit before it goes to a list.
+ */
+struct reply_template {
+	const char *greeting;	/* khsend.reply.greeting: %n first name, %N full name */
+	const char *closing;	/* khsend.reply.closing */
+	long links;		/* khsend.reply.links: how many "see" links an entry keeps */
+	int advertise;		/* khsend.reply.advertise: the line about khsend */
+};
+
+static void
+reply_template_read(struct reply_template *t)
+{
+	const char *links = config_get("khsend.reply.links");
+
+	t->greeting = config_get("khsend.reply.greeting");
+	if (!t->greeting)
+		t->greeting = "Hello %n,";
+	t->closing = config_get("khsend.reply.closing");
+	if (!t->closing)
+		t->closing = "Thanks again,";
+	t->links = 1;
+	if (links) {
+		char *end;
+
+		if (!strcmp(links, "all"))
+			t->links = -1;
+		else if ((t->links = strtol(links, &end, 10)) < 0 || end == links || *end)
+			die("khsend.reply.links='%s': expected a number of links, or 'all'", links);
+	}
+	t->advertise = 0;
+	config_get_bool("khsend.reply.advertise", &t->advertise);
+}
+
+/*
+ * The first name of a display name: "Zhen Lei" -> "Zhen", "Müller, José"
+ * -> "José".  A name of one word is itself; no name is "".
+ */
+static char *
+first_name(const char *name)
+{
+	const char *comma = strchr(name, ','), *p = comma ? comma + 1 : name;
+
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return xstrdup(name);
+	return xstrndup(p, strcspn(p, " "));
+}
+
+/* The greeting with %n (first name), %N (full name) and %% put in; a missing name takes the space before it. */
+static void
+add_greeting(struct strbuf *body, const char *tmpl, const char *name)
+{
+	char *first = first_name(name);
+
+	for (const char *p = tmpl; *p; p++) {
+		const char *with = NULL;
+
+		if (*p == '%' && (p[1] == 'n' || p[1] == 'N'))
+			with = p[1] == 'n' ? first : name;
+		if (*p == '%' && p[1] == '%')
+			with = "%";
+		if (!with) {
+			strbuf_addch(body, *p);
+			continue;
+		}
+		if (!*with && body->len && body->buf[body->len - 1] == ' ')
+			strbuf_setlen(body, body->len - 1);
+		strbuf_addstr(body, with);
+		p++;
+	}
+	strbuf_addch(body, '\n');
+	free(first);
+}
+
 /* One entry's part of the reply: the quotes, what changed where, the joke. */
 static void
 explain_entry(struct strbuf *body, const struct message *m, const struct finding *f, size_t nf,
-	      const struct policy_entry *e, struct strvec *quoted, const char *lang)
+	      const struct policy_entry *e, struct strvec *quoted, const struct reply_template *t,
+	      const char *lang)
 {
+	size_t nlinks;
 	struct strbuf s = STRBUF_INIT;
 	size_t places = 0;
 
@@ -369,15 +449,28 @@ explain_entry(struct strbuf *body, const struct message *m, const struct finding
 	for (size_t i = 0, done = 0; i < nf; i++)
 		if (f[i].entry == e)
 			strbuf_addf(&s, "%s%s (line %d)", done++ ? "; " : "", f[i].file, f[i].line);
-	strbuf_addstr(&s, ". It is written this way on purpose:");
+	/*
+	 * The explanation is the policy's, written about "the maintainers":
+	 * quoted as the note kept about the joke, it reads right from the
+	 * maintainer who declines, too.
+	 */
+	strbuf_addstr(&s, ". It is written this way on purpose. The note we keep about it says:");
 	add_paragraph(body, s.buf);
 	strbuf_addch(body, '\n');
-	strbuf_addstr(body, e->explain);
-	strbuf_addch(body, '\n');
+	for (const char *line = e->explain; *line;) {
+		size_t n = strcspn(line, "\n");
+
+		if (n)
+			strbuf_addstr(body, "  ");
+		strbuf_add(body, line, n);
+		strbuf_addch(body, '\n');
+		line += n + (line[n] == '\n');
+	}
 	add_translation(body, e, lang);
-	if (e->see.nr) {
-		strbuf_addstr(body, "\nYou can read more about it here:\n");
-		for (size_t i = 0; i < e->see.nr; i++)
+	nlinks = t->links < 0 || (size_t)t->links > e->see.nr ? e->see.nr : (size_t)t->links;
+	if (nlinks) {
+		strbuf_addstr(body, "\nThere is more about it here:\n");
+		for (size_t i = 0; i < nlinks; i++)
 			strbuf_addf(body, "  %s\n", e->see.v[i]);
 	}
 	strbuf_addch(body, '\n');
@@ -529,6 +622,7 @@ compose_reply(struct strbuf *out, struct message *mp, const struct finding *f, s
 	const struct message *m = mp;
 	struct strbuf hdr = STRBUF_INIT, body = STRBUF_INIT, safe = STRBUF_INIT;
 	struct strvec quoted = STRVEC_INIT;
+	struct reply_template t;
 	const char *author, *subject, *date;
 	char *name = NULL;
 	int blocks = 0, ret = -1;
@@ -558,7 +652,9 @@ compose_reply(struct strbuf *out, struct message *mp, const struct finding *f, s
 	strbuf_addf(&hdr, "\nDate: %s\n", r->date.buf);
 	add_threading(&hdr, m);
 
-	strbuf_addf(&body, "Hello%s%s,\n\n", *name ? " " : "", name);
+	reply_template_read(&t);
+	add_greeting(&body, t.greeting, name);
+	strbuf_addch(&body, '\n');
 	add_paragraph(&body, "Thank you for your patch, and for reading the kernel code so carefully.");
 	strbuf_addch(&body, '\n');
 	if (date && *name)
@@ -574,7 +670,7 @@ compose_reply(struct strbuf *out, struct message *mp, const struct finding *f, s
 		for (j = 0; j < i && f[j].entry != f[i].entry; j++)
 			;
 		if (j == i)
-			explain_entry(&body, m, f, nf, f[i].entry, &quoted, r->lang);
+			explain_entry(&body, m, f, nf, f[i].entry, &quoted, &t, r->lang);
 		blocks |= f[i].action == POLICY_BLOCK;
 	}
 	if (blocks && has_other_changes(m, f, nf))
@@ -589,11 +685,13 @@ compose_reply(struct strbuf *out, struct message *mp, const struct finding *f, s
 			      "around it goes away), please send a new version (v2) of the patch that "
 			      "keeps it as it is. If you did mean to change it, please say why in the "
 			      "commit message.");
-	strbuf_addch(&body, '\n');
-	add_paragraph(&body, "Next time, you can check a patch before you send it: run \"khsend check "
-		      "<patch>\", or send it with \"khsend\" instead of \"git send-email\". It knows "
-		      "about jokes like this one and explains them before anything is sent.");
-	strbuf_addf(&body, "\nThanks again,\n%s\n", r->name);
+	if (t.advertise) {
+		strbuf_addch(&body, '\n');
+		add_paragraph(&body, "Next time, you can check a patch before you send it: run \"khsend check "
+			      "<patch>\", or send it with \"khsend\" instead of \"git send-email\". It knows "
+			      "about jokes like this one and explains them before anything is sent.");
+	}
+	strbuf_addf(&body, "\n%s\n%s\n", t.closing, r->name);
 
 	finish_body(&safe, body.buf);
 	strbuf_addf(&hdr, "MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n"

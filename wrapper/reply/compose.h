@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* compose: a maintainer's kind reply to a patch that changes a protected string. */
 #ifndef KHSEND_COMPOSE_H
 #define KHSEND_COMPOSE_H

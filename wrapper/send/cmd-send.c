@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend [khsend options] [git send-email options] <files|dirs|mbox|revisions>...
  *

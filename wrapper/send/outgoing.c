@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* outgoing: check, boot and spool a series the same way for git send-email and b4. */
 #include "send/outgoing.h"
 #include "boot/boot.h"

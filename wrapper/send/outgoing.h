@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * outgoing: what "khsend" (git send-email) and "khsend b4" do alike to a
  * series before they let it go: check it as a whole, boot it, and make

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* send: khsend as git send-email. */
 #ifndef KHSEND_SEND_H
 #define KHSEND_SEND_H

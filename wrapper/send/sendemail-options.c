@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * sendemail-options: Getopt::Long 2.52's GetOptionsFromArray() and
  * FindOption(), reduced to what git send-email 2.39 configures (no

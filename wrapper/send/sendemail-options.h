@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * sendemail-options: split a git send-email command line exactly as git
  * send-email 2.39 does, so that khsend knows which words are its options

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* spool: held messages and the settings of khsend's transport, in a private directory. */
 #include "send/spool.h"
 #include "lib/i18n.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * spool: hold every message until the last one has come, then check the
  * series as it was delivered, and only then let it go.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* transport: find the user's transport, hold messages in the spool, check them as delivered, relay. */
 #define _GNU_SOURCE
 #include "send/transport.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * transport: how a message leaves the machine, and khsend's place on
  * that road.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* input: files, directories and revisions, as git send-email tells them apart. */
 #include "series/input.h"
 #include "lib/i18n.h"

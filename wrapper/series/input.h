@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * input: the command line, split into files and revisions the way git
  * send-email 2.39 splits it ("process the rest of the command line").

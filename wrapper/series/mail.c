@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mail: read a header block, the way the rest of khsend needs it. */
 #define _GNU_SOURCE
 #include "series/mail.h"

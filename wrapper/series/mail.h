@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mail: the one reader of a mail's header block in khsend.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* mbox: git mailsplit's is_from_line(), byte for byte. */
 #include "series/mbox.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * mbox: where one mail ends and the next begins, by git mailsplit's own
  * rule (builtin/mailsplit.c): a file that does not start with a "From "

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* message: a mail's bytes, its headers, and what git mailinfo makes of it. */
 #define _GNU_SOURCE
 #include "series/message.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * message: one mail of a series, read the way git reads it.
  *

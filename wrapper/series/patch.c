@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * patch: the files a patch changes, the way git apply reads them, and
  * their lines, the way libgit2 reads them, used only when the two agree.

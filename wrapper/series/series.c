@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * series: files (one read each, mboxes split), standard input, and
  * revisions through git format-patch, into messages.

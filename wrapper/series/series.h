@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * series: the one reader of khsend's input.  Every command (check, send,
  * b4, boot, reply, each hook) turns its inputs into messages here and
