@@ -4,6 +4,7 @@
 #   make PREFIX=/usr DESTDIR=/tmp/pkg install   # and the same for uninstall
 #   make check SAN=1        # AddressSanitizer + UBSan build, then the suite
 #   make DEVELOPER=0        # without -Werror
+#   make PYTHON3=/usr/bin/python3   # the python3 with kconfiglib, for khsend boot
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/khsend
@@ -17,6 +18,8 @@ INSTALL ?= install
 BATS ?= bats
 SAN ?=
 DEVELOPER ?= 1
+# The interpreter Debian's python3-kconfiglib belongs to (khsend boot's Kconfig chase).
+PYTHON3 ?= /usr/bin/python3
 
 ifeq ($(shell $(PKG_CONFIG) --exists libgit2 yaml-0.1 && echo yes),)
 $(error libgit2 and libyaml are needed: apt-get install libgit2-dev libyaml-dev pkg-config)
@@ -40,7 +43,8 @@ endif
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNINGS) $(SANFLAGS) \
 	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1)
-override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"'
+override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"' \
+	-DKHSEND_PYTHON='"$(PYTHON3)"'
 override LDFLAGS += $(SANFLAGS)
 LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1)
 
@@ -59,7 +63,7 @@ MANPAGES := doc/khsend.1 doc/khsend-policy.5
 COMPLETION := completion/khsend.bash
 HOOKS := $(wildcard hooks/*)
 # More files for $(DATADIR) (beside policy.yaml) and for $(LIBEXECDIR); khsend boot adds its own.
-DATA_FILES := data/boot.config
+DATA_FILES := data/boot.config data/compile.config data/kconfig-chase.py
 LIBEXEC_FILES := $(BOOT_INIT)
 # The man pages name the installed paths, not the defaults they are written with.
 MAN_OUT := $(MANPAGES:doc/%=$(OUT)/man/%)
@@ -118,7 +122,7 @@ build-fuzz:
 # DATADIR and LIBEXECDIR are compiled in: "make" then "make PREFIX=/usr install"
 # must rebuild, or the installed binary would look for its policy in the wrong place.
 $(OUT)/paths.stamp: FORCE | $(OUT)
-	@echo '$(DATADIR) $(LIBEXECDIR)' | cmp -s - $@ || echo '$(DATADIR) $(LIBEXECDIR)' > $@
+	@echo '$(DATADIR) $(LIBEXECDIR) $(PYTHON3)' | cmp -s - $@ || echo '$(DATADIR) $(LIBEXECDIR) $(PYTHON3)' > $@
 $(OBJS): $(OUT)/paths.stamp
 
 $(OUT)/man/%: doc/% $(OUT)/paths.stamp

@@ -186,6 +186,7 @@ _khsend() {
 	explain) mapfile -t COMPREPLY < <(compgen -W "$(__khsend_ids)" -- "$cur") ;;
 	scan) _filedir -d ;;
 	setup | install-hooks) COMPREPLY=() ;;
+	cache) mapfile -t COMPREPLY < <(compgen -W "list prune" -- "$cur") ;;
 	send)
 		# Files, and the revisions git send-email would format.
 		__khsend_git_send_email "$at" && ((${#COMPREPLY[@]})) && return
