@@ -21,8 +21,8 @@ DEVELOPER ?= 1
 # The interpreter Debian's python3-kconfiglib belongs to (khsend boot's Kconfig chase).
 PYTHON3 ?= /usr/bin/python3
 
-ifeq ($(shell $(PKG_CONFIG) --exists libgit2 yaml-0.1 && echo yes),)
-$(error libgit2 and libyaml are needed: apt-get install libgit2-dev libyaml-dev pkg-config)
+ifeq ($(shell $(PKG_CONFIG) --exists libgit2 yaml-0.1 libpcre2-8 && echo yes),)
+$(error libgit2, libyaml and PCRE2 are needed: apt-get install libgit2-dev libyaml-dev libpcre2-dev pkg-config)
 endif
 
 ifeq ($(SAN),)
@@ -42,16 +42,17 @@ endif
 
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNINGS) $(SANFLAGS) \
-	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1)
+	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1 libpcre2-8)
 override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_DATADIR='"$(DATADIR)"' -DKHSEND_LIBEXECDIR='"$(LIBEXECDIR)"' \
 	-DKHSEND_PYTHON='"$(PYTHON3)"'
 override LDFLAGS += $(SANFLAGS)
-LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1)
+LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1 libpcre2-8)
 
 # One folder per pipeline stage (wrapper/<stage>/); the guest's init is not part of khsend.
 SRCS := wrapper/khsend.c $(sort $(filter-out wrapper/guest/%,$(wildcard wrapper/*/*.c)))
 
-OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/policy/embedded-policy.o $(OUT)/hook/embedded-hooks.o
+OBJS := $(SRCS:wrapper/%.c=$(OUT)/%.o) $(OUT)/policy/embedded-policy.o $(OUT)/policy/embedded-lexicon.o \
+	$(OUT)/hook/embedded-hooks.o
 PROG := $(OUT)/khsend
 # The guest's /init for khsend boot: static, so the initramfs needs nothing else.
 # Never sanitized (ASan cannot link statically); khsend finds it beside itself.
@@ -81,6 +82,17 @@ $(OUT)/policy/embedded-policy.o: wrapper/policy/embedded-policy.S policy.yaml
 	@mkdir -p $(@D)
 	$(CC) -c -DKHSEND_POLICY_FILE='"policy.yaml"' -o $@ wrapper/policy/embedded-policy.S
 
+# The word lists, one after another, each after a "%category NAME" line (policy/lexicon.c).
+LEXICON := $(sort $(wildcard tools/lexicon/*.txt))
+$(OUT)/lexicon.txt: $(LEXICON)
+	@mkdir -p $(@D)
+	for f in $(LEXICON); do n=$${f##*/}; printf '%%category %s\n' "$${n%.txt}"; cat "$$f"; echo; done > $@+
+	mv $@+ $@
+
+$(OUT)/policy/embedded-lexicon.o: wrapper/policy/embedded-lexicon.S $(OUT)/lexicon.txt
+	@mkdir -p $(@D)
+	$(CC) -c -DKHSEND_LEXICON_FILE='"$(OUT)/lexicon.txt"' -o $@ wrapper/policy/embedded-lexicon.S
+
 $(OUT)/hook/embedded-hooks.o: wrapper/hook/embedded-hooks.S $(HOOKS)
 	@mkdir -p $(@D)
 	$(CC) -c -o $@ wrapper/hook/embedded-hooks.S
@@ -98,7 +110,8 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
 # The stages the fuzz targets drive, without the commands.
 LIB_SRCS := $(filter-out $(wildcard wrapper/*/cmd-*.c),$(wildcard $(addprefix wrapper/,$(addsuffix /*.c,lib policy series check))))
-FUZZ_OBJS := $(LIB_SRCS:wrapper/%.c=build-fuzz/%.o) build-fuzz/policy/embedded-policy.o
+FUZZ_OBJS := $(LIB_SRCS:wrapper/%.c=build-fuzz/%.o) build-fuzz/policy/embedded-policy.o \
+	build-fuzz/policy/embedded-lexicon.o
 FUZZERS := build-fuzz/policy-fuzz build-fuzz/patch-fuzz
 
 fuzz: $(FUZZERS)
@@ -106,6 +119,10 @@ fuzz: $(FUZZERS)
 build-fuzz/%.o: wrapper/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) -std=gnu11 $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build-fuzz/policy/embedded-lexicon.o: wrapper/policy/embedded-lexicon.S $(OUT)/lexicon.txt
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -c -DKHSEND_LEXICON_FILE='"$(OUT)/lexicon.txt"' -o $@ wrapper/policy/embedded-lexicon.S
 
 build-fuzz/policy/embedded-policy.o: wrapper/policy/embedded-policy.S policy.yaml
 	@mkdir -p $(@D)

@@ -98,6 +98,126 @@ PY
 	assert_output --partial '"added": null'
 }
 
+@test "a joke wrapped onto two lines, or re-flowed in a comment, with its text intact is kept" {
+	# A C string split in two, as checkpatch's line length makes people do.
+	sed -i 's/^\t\t\tpr_err("BUG: arch topology borken\\n");/\t\t\tpr_err("BUG: arch topology "\n\t\t\t       "borken\\n");/' \
+		kernel/sched/topology.c
+	# A comment re-flowed: the pun now spans two lines.
+	sed -i 's/^ \*\t\tBTM is taken for hysterical raisons, and held when$/ *\t\tBTM is taken for hysterical\n *\t\traisons, and held when/' \
+		drivers/tty/tty_jobctrl.c
+	git commit -qam 'wrap two lines'
+	run git show --stat HEAD
+	assert_output --partial '2 files changed, 4 insertions(+), 2 deletions(-)'
+	run -0 khsend check -1
+	assert_output 'khsend: 1 message checked, no protected string is changed'
+	# The same wrap that also "fixes" the pun is still caught.
+	sed -i 's/^ \*\t\traisons, and held when$/ *\t\treasons, and held when/' drivers/tty/tty_jobctrl.c
+	git commit -qam 'fix the wrapped pun'
+	run -1 khsend check -2
+	assert_line 'drivers/tty/tty_jobctrl.c:258: block: hysterical-raisons: "hysterical raisons" is changed'
+	assert_line '  -'$' *\t\tBTM is taken for hysterical'
+	# Outside the repository only the patches' lines tell, and they do too.
+	git format-patch -q -2 -o "$BATS_TEST_TMPDIR/wrapped"
+	cd "$BATS_TEST_TMPDIR"
+	run -1 khsend check wrapped
+	assert_line 'drivers/tty/tty_jobctrl.c:258: block: hysterical-raisons: "hysterical raisons" is changed'
+	assert_line '  -'$' *\t\tBTM is taken for hysterical'
+	assert_line '  +'$' *\t\treasons, and held when'
+	assert_line 'khsend: 2 messages checked: 1 change blocks, 0 notes for reviewers, 0 warnings'
+}
+
+@test "a rename written as a deletion and an addition (--no-renames) keeps its jokes" {
+	git mv kernel/sched/topology.c kernel/sched/topo.c
+	git commit -qm 'sched: rename topology.c'
+	git format-patch -q --no-renames -1 -o plain-rename
+	grep -q '^deleted file mode' plain-rename/0001-*.patch
+	make_commit kernel/sched/topo.c 's/topology borken/topology broken/' 'sched: fix it too'
+	git format-patch -q --no-renames -2 -o fixed
+	# Inside the repository (where the result is checked too), and outside it (no base to apply to).
+	run -0 khsend check plain-rename
+	assert_output 'khsend: 1 message checked, no protected string is changed'
+	run -1 khsend check fixed
+	assert_line --partial 'kernel/sched/topo.c:2196: block: sched-topology-borken'
+	mv plain-rename fixed "$BATS_TEST_TMPDIR"
+	cd "$BATS_TEST_TMPDIR"
+	run -0 khsend check plain-rename
+	assert_output 'khsend: 1 message checked, no protected string is changed'
+	run -1 khsend check fixed
+	assert_line --partial 'kernel/sched/topo.c:2196: block: sched-topology-borken'
+	# git's own rename detection pairs the same two files.
+	run git -C linux diff --stat -M HEAD~2 HEAD~1
+	assert_output --partial 'kernel/sched/{topology.c => topo.c}'
+}
+
+@test "a change of case only is an alteration, unless the entry says case-change: ignore" {
+	cat > ../case.yaml <<'EOF2'
+version: 1
+entries:
+  - id: borken
+    string: arch topology borken
+    ignore-case: true
+    explain: x
+EOF2
+	sed 's/    explain: x/    case-change: ignore\n    explain: x/' ../case.yaml > ../case-ignored.yaml
+	make_commit kernel/sched/topology.c 's/arch topology borken/Arch topology Borken/' 'sched: capitalise'
+	assert_file_changed kernel/sched/topology.c
+	run -1 khsend check --policy ../case.yaml -1
+	assert_line 'kernel/sched/topology.c:2196: block: borken: "arch topology borken" is changed'
+	run -0 khsend check --policy ../case-ignored.yaml -1
+	# A real edit of the rest of the line keeps the joke in both.
+	git reset -q --hard HEAD~1
+	make_commit kernel/sched/topology.c 's/BUG: arch topology borken/bug: arch topology borken/' 'sched: lower case'
+	run -0 khsend check --policy ../case.yaml -1
+	printf 'version: 1\nentries:\n  - id: b\n    string: x\n    case-change: sometimes\n    explain: x\n' > ../bad.yaml
+	run -2 khsend policy check ../bad.yaml
+	assert_line "../bad.yaml:5:18: 'case-change' is 'alteration' or 'ignore', not 'sometimes'"
+}
+
+@test "one explanation per entry for the whole series, with the text the regex matched" {
+	make_commit kernel/kprobes.c 's/immmediately/immediately/' 'kprobes: fix a typo'
+	# -q: nothing at all when all is well.
+	run -0 khsend check -q -1
+	assert_output ''
+	run -0 khsend check --quiet -1
+	assert_output ''
+	make_commit fs/lockd/clntlock.c 's/A borken server/A broken server/' 'lockd: fix a typo'
+	make_commit drivers/scsi/scsi_scan.c 's/controllers. borken is initialized/controllers. broken is initialized/' \
+		'scsi: fix a typo'
+	assert_file_changed drivers/scsi/scsi_scan.c
+	run -0 khsend check -2
+	assert_line 'fs/lockd/clntlock.c:135: annotate: borken-comments: "borken" is changed'
+	assert_line 'drivers/scsi/scsi_scan.c:972: annotate: borken-comments: "borken" is changed'
+	[ "$(grep -c 'old hacker slang for "broken"' <<< "$output")" -eq 1 ]
+	[ "$(grep -c 'short note for the reviewers' <<< "$output")" -eq 1 ]
+	assert_line 'khsend: 2 messages checked: 0 changes block, 2 notes for reviewers, 0 warnings'
+	# -q when there are findings: all of it.
+	run -0 khsend check -q -2
+	assert_line 'fs/lockd/clntlock.c:135: annotate: borken-comments: "borken" is changed'
+	assert_output --partial 'old hacker slang'
+}
+
+@test "a word kernel authors use as a joke, where no entry says anything, gets a warning" {
+	make_commit fs/lockd/clntlock.c 's/Argh! The server rebooted again!/The server rebooted again!/' \
+		'lockd: make a comment professional'
+	assert_file_changed fs/lockd/clntlock.c
+	run -0 khsend check -1
+	assert_line 'fs/lockd/clntlock.c:275: warn: lexicon-exclamations: "Argh!" is changed'
+	assert_output --partial "It is in khsend's list of"
+	assert_output --partial 'kernel authors often use as jokes'
+	assert_line 'khsend: 1 message checked: 0 changes block, 0 notes for reviewers, 1 warning'
+	# khsend.lexicon=false: the policy alone.
+	git config khsend.lexicon false
+	run -0 khsend check -1
+	assert_output 'khsend: 1 message checked, no protected string is changed'
+	# A fix of a protected joke gets the policy's finding, and no warning on top of it.
+	git config --unset khsend.lexicon
+	git reset -q --hard HEAD~1
+	make_commit fs/lockd/clntlock.c 's/A borken server/A broken server/' 'lockd: fix a typo'
+	run -0 khsend check -1
+	assert_line --partial 'fs/lockd/clntlock.c:135: annotate: borken-comments'
+	refute_output --partial 'lexicon-'
+}
+
 @test "a renamed file stays covered under its new name for the rest of the series" {
 	git mv kernel/sched/topology.c kernel/sched/topo.c
 	git commit -qm 'sched: rename topology.c'

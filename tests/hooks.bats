@@ -121,7 +121,7 @@ patch_from_contributor() {
 	sm=$(make_sendmail plain)
 	run git send-email --to=list@example.org --confirm=never --smtp-server="$sm" -1
 	assert_failure
-	assert_output --partial 'please send it with khsend instead'
+	assert_output --partial 'with khsend instead (same arguments), which adds the note'
 	[ "$(sent_count plain)" -eq 0 ]
 	# khsend itself passes the hook (the files are the ones it checked) and adds the note.
 	khsend --no-boot --to=list@example.org --confirm=never --smtp-server="$sm" -1
@@ -157,7 +157,7 @@ patch_from_contributor() {
 	run git commit -q -m 'sched/topology: fix a typo'
 	assert_success
 	assert_output --partial 'block: sched-topology-borken'
-	assert_output --partial 'Please keep this line as it is before you commit'
+	assert_output --partial "Please keep the lines marked 'block' as they are before you commit"
 	git reset -q --hard HEAD~1
 	git config khsend.preCommit block
 	sed -i 's/arch topology borken/arch topology broken/' kernel/sched/topology.c

@@ -106,7 +106,7 @@ EOF2
 	assert_line "bad.yaml:12:12: entry 'two' has both 'string' and 'regex'; give exactly one"
 	assert_line "bad.yaml:14:9: id 'Bad_Id' may only use a-z, 0-9 and '-'"
 	assert_line "bad.yaml:14:5: entry 'Bad_Id' needs a 'string' or a 'regex'"
-	assert_line "bad.yaml:17:12: regex 'a(' does not compile: Unmatched ( or \\("
+	assert_line "bad.yaml:17:12: regex 'a(' does not compile (at byte 2): missing closing parenthesis"
 	assert_line "bad.yaml:20:12: regex 'a*' matches the empty string, so it would match every line"
 	assert_line "bad.yaml:22:5: entry 'five' has no 'explain' (say what the joke is, in plain English)"
 	assert_line "bad.yaml:24:9: duplicate id 'one' (first defined at bad.yaml:4)"
@@ -163,32 +163,72 @@ EOF2
 	assert_line --regexp '^indent.yaml:4:[0-9]+: invalid YAML: '
 }
 
-@test "a regex that could make khsend run away is refused" {
-	cat > runaway.yaml <<'EOF2'
+@test "a policy cannot stall khsend: deep nesting, run-away regexes, FIFOs and devices" {
+	# 50,000 levels of flow nesting: libyaml alone would take seconds.
+	{ printf 'version: 1\nentries: '; printf '[%.0s' $(seq 50000); echo; } > deep.yaml
+	SECONDS=0
+	run -2 khsend policy check deep.yaml
+	assert_line "deep.yaml:2:25: nested more than 16 levels deep; a policy needs 4"
+	[ "$SECONDS" -le 1 ]
+	cat > regex.yaml <<'EOF2'
 version: 1
 entries:
-  - id: stacked
-    regex: "lp%d +++on fire"
+  - id: gnu
+    regex: '\<borken\>'
     explain: x
   - id: nested
-    regex: "(((((a)))))"
-    explain: x
-  - id: backref
-    regex: "(a)\\1"
-    explain: x
-  - id: bounds
-    regex: "a{100}"
+    regex: "(((((((((((((((((a)))))))))))))))))"
     explain: x
   - id: fine
-    regex: "Whee! +Actually deliver|[+*]{2,3}|\\+\\+"
+    regex: 'Whee! +Actually deliver|[+*]{2,3}|\+\+'
     explain: x
 EOF2
-	run -2 khsend policy check runaway.yaml
-	assert_line "runaway.yaml:4:12: regex 'lp%d +++on fire' puts a repetition right after another"
-	assert_line "runaway.yaml:7:12: regex '(((((a)))))' nests groups more than 4 deep"
-	assert_line "runaway.yaml:10:12: regex '(a)\\1' uses a back-reference, which POSIX ERE does not have"
-	assert_line "runaway.yaml:13:12: regex 'a{100}' uses more than two bounds {m,n}, or a bound above 16"
-	assert_line 'khsend: error: 4 problems found'
+	run -2 khsend policy check regex.yaml
+	assert_line "regex.yaml:4:12: regex '\\<borken\\>' uses GNU's \\< or \\>, which PCRE2 reads as a plain '<' or '>': use \\b for a word edge"
+	assert_line --regexp "^regex.yaml:7:12: regex '\(+a\)+' does not compile \(at byte [0-9]+\): parentheses are too deeply nested"
+	assert_line 'khsend: error: 2 problems found'
+	# Patterns that backtrack over a whole long line: each line answered, or refused, in well under a second.
+	clone_mini_kernel linux
+	cd linux
+	cat > ../slow.yaml <<'EOF2'
+version: 1
+entries:
+  - id: square
+    regex: 'a+b'
+    explain: x
+  - id: square-of-two
+    regex: '(a|b)+(c|d)'
+    explain: x
+  - id: exponential
+    regex: '(a|aa)+$'
+    explain: x
+EOF2
+	long=$(head -c 65536 /dev/zero | tr '\0' a)
+	printf '/* %s */\n' "$long" >> kernel/sched/topology.c
+	git commit -qam 'a long line'
+	sed -i '$d' kernel/sched/topology.c
+	git commit -qam 'the long line goes'
+	SECONDS=0
+	run -2 khsend check --policy ../slow.yaml -1
+	assert_output --regexp "the regex of entry '(square-of-two|exponential)' .* needs too much work on a line of [0-9]+ bytes, so khsend cannot judge the series with it"
+	[ "$SECONDS" -le 2 ]
+	# a+b alone is answered (no match), quickly
+	head -n 5 ../slow.yaml > ../ab.yaml
+	SECONDS=0
+	run -0 khsend check --policy ../ab.yaml -1
+	[ "$SECONDS" -le 1 ]
+	# A FIFO, or a symlink to a device, is no policy file: refused at once, never read.
+	mkfifo ../fifo.yaml
+	ln -s /dev/stdin ../stdin.yaml
+	SECONDS=0
+	run -2 timeout 10 khsend policy check ../fifo.yaml
+	assert_output --partial "'../fifo.yaml' is not a regular file"
+	run -2 timeout 10 khsend check --policy ../stdin.yaml -1 < /dev/null
+	assert_output --partial "is not a regular file"
+	git config khsend.policy ../fifo.yaml
+	run -2 timeout 10 khsend check -1
+	assert_output --partial "is not a regular file"
+	[ "$SECONDS" -le 2 ]
 }
 
 @test "versions, shapes and documents are checked" {
@@ -325,4 +365,34 @@ EOF2
 	run -0 khsend explain --policy evil.yaml evil
 	refute_output --partial $'\e'
 	[ ! -e pwned ]
+}
+
+@test "a path pattern with '!' takes files out of an entry" {
+	clone_mini_kernel linux
+	cd linux
+	cat > ../not.yaml <<'EOF2'
+version: 1
+entries:
+  - id: borken-but-not-scsi
+    regex: '\bborken\b'
+    paths: ["**", "!drivers/scsi/**"]
+    explain: x
+  - id: only-not
+    string: "A borken server"
+    paths: ["!kernel/**"]
+    explain: y
+EOF2
+	run -0 khsend policy check ../not.yaml
+	run -0 --separate-stderr khsend scan --policy ../not.yaml .
+	assert_line --partial 'fs/lockd/clntlock.c:135: borken-but-not-scsi:'
+	assert_line --partial 'fs/lockd/clntlock.c:135: only-not:'
+	refute_line --partial 'drivers/scsi/'
+	make_commit drivers/scsi/scsi_scan.c 's/controllers. borken is/controllers. broken is/' 'scsi: fix a typo'
+	assert_file_changed drivers/scsi/scsi_scan.c
+	git config khsend.lexicon false
+	run -0 khsend check --policy ../not.yaml -1
+	assert_output 'khsend: 1 message checked, no protected string is changed'
+	printf 'version: 1\nentries:\n  - id: b\n    string: x\n    paths: ["!../x"]\n    explain: x\n' > ../bad.yaml
+	run -2 khsend policy check ../bad.yaml
+	assert_output --partial "cannot contain '.' or '..'"
 }

@@ -139,3 +139,23 @@ EOF2
 	run -2 khsend scan /nonexistent
 	assert_output "khsend: error: '/nonexistent' is not a directory"
 }
+
+@test "--suggest proposes the lexicon's words that no entry protects, as a policy to edit" {
+	clone_mini_kernel linux
+	run -0 --separate-stderr khsend scan --suggest linux
+	printf '%s\n' "$output" > suggested.yaml
+	# A word no entry protects is proposed, with where it is...
+	assert_line '  - id: exclamations-argh'
+	assert_line --partial '  #   fs/lockd/clntlock.c:275:'
+	# ...a joke the shipped policy protects is not.
+	refute_line --partial 'borken'
+	[[ "$stderr" =~ ^khsend:\ [0-9]+\ suggestions\ to\ review ]]
+	# What it prints is a policy that loads, and every entry it proposes is found where it says.
+	run -0 khsend policy check suggested.yaml
+	run -0 khsend scan --policy suggested.yaml --stale linux
+	# The same words, in the same order, on every run.
+	run -0 --separate-stderr khsend scan --suggest linux
+	[ "$output" = "$(cat suggested.yaml)" ]
+	run -2 khsend scan --suggest --stale linux
+	assert_output --partial '--stale and --suggest do not go together'
+}

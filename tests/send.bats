@@ -377,6 +377,28 @@ EOF
 	[ "$before" = "$(user_state . "$BATS_TEST_TMPDIR/series.mbox")" ]
 }
 
+@test "a commit message that quotes a From line is one message, as git send-email sends it" {
+	sed -i 's/immmediately/immediately/' kernel/kprobes.c
+	git commit -qam 'kprobes: fix a typo' -m 'As in the patch that started it:
+
+From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001
+it was spelled wrong.'
+	git format-patch -q -1 -o "$BATS_TEST_TMPDIR/quoted"
+	[ "$(grep -c '^From [0-9a-f]* Mon Sep 17 00:00:00 2001$' "$BATS_TEST_TMPDIR"/quoted/*.patch)" -eq 2 ]
+	plain=$(make_sendmail plain)
+	khs=$(make_sendmail khsend)
+	git send-email "${SEND[@]}" --smtp-server="$plain" "$BATS_TEST_TMPDIR/quoted"
+	run -0 khsend check "$BATS_TEST_TMPDIR/quoted"
+	assert_output 'khsend: 1 message checked, no protected string is changed'
+	run -0 khsend --no-boot "${SEND[@]}" --smtp-server="$khs" "$BATS_TEST_TMPDIR/quoted"
+	[ "$(sent_count khsend)" -eq 1 ]
+	assert_same_delivery khsend plain
+	# A real mbox of two mails is still two mails: each "From " line there starts a header.
+	git format-patch -q --stdout -2 > "$BATS_TEST_TMPDIR/two.mbox"
+	run -0 khsend check "$BATS_TEST_TMPDIR/two.mbox"
+	assert_output 'khsend: 2 messages checked, no protected string is changed'
+}
+
 @test "backup files get git send-email's own question" {
 	git format-patch -q -1 -o "$BATS_TEST_TMPDIR/b"
 	f=$(ls "$BATS_TEST_TMPDIR"/b/*.patch)

@@ -14,6 +14,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A regex that reaches its work bound has no answer; khsend dies then, the fuzzer goes on. */
+static int exhausted;
+
+static void
+too_much_work(const struct policy_entry *e, size_t len)
+{
+	exhausted = 1;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -29,6 +38,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	static const char *paths[] = { "kernel/sched/topology.c", "Documentation/RCU/RTFP.txt", "a/b/c/d/e/f.h" };
 
+	policy_too_much_work = too_much_work;
+	exhausted = 0;
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	policy_parse(&p, "fuzz.yaml", buf, size);
@@ -36,8 +47,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hits = calloc(p.nr ? p.nr : 1, 1);
 	for (size_t i = 0; i < p.nr; i++) {
 		for (size_t k = 0; k < sizeof(lines) / sizeof(*lines); k++) {
+			size_t so, eo;
+
 			policy_entry_count(p.v[i], lines[k]);
-			policy_entry_occurs_in(p.v[i], lines[k], strlen(lines[k]));
+			policy_entry_find(p.v[i], lines[k], strlen(lines[k]), 0, &so, &eo);
 		}
 		for (size_t k = 0; k < sizeof(paths) / sizeof(*paths); k++)
 			policy_entry_covers(p.v[i], paths[k]);
@@ -50,7 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(hits, 0, p.nr);
 		matcher_scan(m, line, strlen(line), hits);
 		for (size_t i = 0; i < p.nr; i++)
-			if (policy_entry_count(p.v[i], line) && !hits[i]) {
+			if (policy_entry_count(p.v[i], line) && !hits[i] && !exhausted) {
 				fprintf(stderr, "filter missed entry %s on line \"%s\"\n", p.v[i]->id, line);
 				abort();
 			}

@@ -8,7 +8,6 @@
 #include "lib/usage.h"
 
 #include <ctype.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -67,20 +66,6 @@ add_clean(struct strbuf *sb, const char *s, int allow_8bit)
 		else
 			strbuf_addch(sb, c);
 	}
-}
-
-/* What the finding changed: the protected string, or the text the regex matched. */
-static char *
-joke_of(const struct finding *f)
-{
-	const struct policy_entry *e = f->entry;
-	regmatch_t m;
-
-	if (!e->regex_src)
-		return xstrdup(e->string);
-	if (!regexec(&e->regex, f->removed, 1, &m, 0) && m.rm_so >= 0)
-		return xstrndup(f->removed + m.rm_so, (size_t)(m.rm_eo - m.rm_so));
-	return xstrfmt("/%s/", e->regex_src);
 }
 
 /* The explanation's first sentence, on one line, at most ~200 characters. */
@@ -163,7 +148,7 @@ build_note(struct strbuf *note, const struct finding *const *f, size_t nr, int c
 				     "purpose, and the contributor was told why before sending:");
 	add_wrapped(note, "", "", text.buf, eol);
 	for (size_t i = 0; i < nr; i++) {
-		char *joke = joke_of(f[i]);
+		char *joke = xstrdup(f[i]->matched);
 
 		if (seen_before(f, i, 1)) {
 			free(joke);

@@ -2,8 +2,10 @@
 #define _GNU_SOURCE
 #include "check/check.h"
 #include "check/result.h"
+#include "lib/config.h"
 #include "lib/path.h"
 #include "lib/usage.h"
+#include "policy/lexicon.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,23 +46,28 @@ is_marker(const char *line, size_t len)
 }
 
 /*
- * One pass over the patch git apply gets: every line but context (a
- * removal, an addition, a file header, binary data) through the filter.
- * A removal that holds a protected string is in one of them, and so is
- * each marker.  Is the message to be read line by line?  *has_patch
+ * One pass over the patch git apply gets: every line but context far
+ * from a change (a removal, an addition, the context line on either side
+ * of them, a file header, binary data) through the filter.  A removal
+ * that holds a protected string, or a word of it, is in one of them, and
+ * so is each marker.  Is the message to be read line by line?  *has_patch
  * says whether it holds a diff at all.
  */
 static int
 filter_patch(const struct checker *c, const struct strbuf *patch, int *has_patch)
 {
 	const char *p = patch->buf, *end = patch->buf + patch->len;
-	int gated = 0;
+	int gated = 0, changed = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		/* A context line next to a change: a joke may span both. */
+		int next_changed = nl && nl + 1 < end && (nl[1] == '+' || nl[1] == '-');
+		int context = *p == ' ' && !changed && !next_changed;
 
-		if (*p != ' ' && n) {
+		changed = n && (*p == '+' || *p == '-');
+		if (!context && n) {
 			if (!*has_patch && strchr("@GB", *p) && (starts_with(p, "@@ -") ||
 				starts_with(p, "GIT binary patch") || starts_with(p, "Binary files ")))
 				*has_patch = 1;
@@ -76,17 +83,64 @@ filter_patch(const struct checker *c, const struct strbuf *patch, int *has_patch
 	return gated;
 }
 
+/*
+ * The policy and, after it, the lexicon's warn-only entries (unless
+ * khsend.lexicon is false): a change to a word kernel authors use as a
+ * joke, where no entry says anything, gets a warning.
+ */
+static const struct policy *
+with_lexicon(struct checker *c, const struct policy *policy)
+{
+	int on = 1;
+
+	if (config_get_bool("khsend.lexicon", &on) < 0 || !on)
+		return policy;
+	if (lexicon_load(&c->lexicon, getenv("KHSEND_LEXICON"))) {
+		warning("the lexicon could not be read: no warnings for words it lists");
+		policy_release(&c->lexicon);
+		return policy;
+	}
+	c->all.nr = c->all.alloc = policy->nr + c->lexicon.nr;
+	c->all.v = xcalloc(c->all.alloc + 1, sizeof(*c->all.v));
+	memcpy(c->all.v, policy->v, policy->nr * sizeof(*policy->v));
+	memcpy(c->all.v + policy->nr, c->lexicon.v, c->lexicon.nr * sizeof(*c->lexicon.v));
+	return &c->all;
+}
+
+/* A lexicon warning on a line a policy entry already reports says nothing new. */
+static void
+drop_shadowed(struct checker *c)
+{
+	struct detector *d = &c->det;
+
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct finding *f = &d->findings[i];
+
+		if (!f->entry->lexicon)
+			continue;
+		for (size_t j = 0; j < d->nr; j++) {
+			const struct finding *g = &d->findings[j];
+
+			if (!g->entry->lexicon && g->index == f->index && g->line == f->line &&
+			    !strcmp(g->file, f->file)) {
+				detector_drop_finding(d, i--);
+				break;
+			}
+		}
+	}
+}
+
 void
 checker_init(struct checker *c, const struct policy *policy, const struct strvec *allow,
 	     const struct repo *repo, const char *scratch)
 {
 	memset(c, 0, sizeof(*c));
-	c->policy = policy;
+	c->policy = with_lexicon(c, policy);
 	c->repo = repo;
 	c->scratch = scratch;
-	c->matcher = matcher_new(policy);
-	c->hits = xcalloc(policy->nr ? policy->nr : 1, 1);
-	detector_init(&c->det, policy, allow);
+	c->matcher = matcher_new(c->policy);
+	c->hits = xcalloc(c->policy->nr ? c->policy->nr : 1, 1);
+	detector_init(&c->det, c->policy, allow);
 	strvec_init(&c->patches);
 	strvec_init(&c->policy_changes);
 	strvec_init(&c->refusals);
@@ -290,21 +344,14 @@ settle(struct checker *c, const struct result_count *counts)
 	for (size_t k = 0; k < c->policy->nr; k++) {
 		const struct policy_entry *e = c->policy->v[k];
 
-		if (counts[k].after >= counts[k].before) {
+		if (!counts[k].gone) {
 			detector_drop_entry(&c->det, e);
 		} else if (!detector_has_entry(&c->det, e)) {
-			char *text = xstrfmt("(%zu of %zu occurrences are gone once git applies the series; "
-					     "khsend's line-by-line reading did not show where)",
-					     counts[k].before - counts[k].after, counts[k].before);
 			size_t msg = c->det.msgs_nr ? message_for(c, counts[k].file) : (size_t)-1;
 
-			if (msg != (size_t)-1)
-				detector_add_finding(&c->det, e, msg, counts[k].file ? counts[k].file : "(the series)",
-						     text);
-			else
-				detector_add_series_finding(&c->det, e, counts[k].file ? counts[k].file : "(the series)",
-							    text);
-			free(text);
+			detector_add_finding(&c->det, e, msg, counts[k].file ? counts[k].file : "(the series)",
+					     counts[k].line, counts[k].removed ? counts[k].removed : "",
+					     "(once git applies the series, this text is gone or changed)");
 		}
 	}
 }
@@ -325,6 +372,7 @@ settle_with_result(struct checker *c)
 	strbuf_addbuf(&c->result_why, &why);
 	if (rc > 0)
 		settle(c, counts);
+	drop_shadowed(c);
 	result_counts_release(counts, c->policy->nr);
 	free(counts);
 	strbuf_release(&why);
@@ -357,6 +405,7 @@ checker_finish(struct checker *c)
 	detector_finish(&c->det);
 	if (c->want_result && settle_with_result(c))
 		return -1;
+	drop_shadowed(c);
 	if (c->refusals.nr && !c->result_done) {
 		for (size_t i = 0; i < c->refusals.nr; i++)
 			error("%s", c->refusals.v[i]);
@@ -371,6 +420,8 @@ void
 checker_release(struct checker *c)
 {
 	detector_release(&c->det);
+	free(c->all.v);
+	policy_release(&c->lexicon);
 	matcher_free(c->matcher);
 	free(c->hits);
 	free(c->base);

@@ -26,7 +26,8 @@
 #include "series/series.h"
 
 struct checker {
-	const struct policy *policy;
+	const struct policy *policy;	/* the policy, and the lexicon's entries after it */
+	struct policy lexicon, all;	/* ...which the checker owns (all: borrowed entries) */
 	const struct repo *repo;	/* may be NULL */
 	const char *scratch;
 	struct matcher *matcher;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 static const char *const check_usage[] = {
-	"khsend check [--policy <file>]... [--format=text|json] <patch|directory|mbox|revisions|->...",
+	"khsend check [-q] [--policy <file>]... [--format=text|json] <patch|directory|mbox|revisions|->...",
 	NULL,
 };
 
@@ -56,10 +56,11 @@ cmd_check(int argc, const char **argv)
 	struct khsend_ctx ctx;
 	struct check_run run;
 	const char *format = "text";
-	int format_patch = -1, ret;
+	int format_patch = -1, quiet = 0, ret;
 	struct option options[] = {
 		OPT_STRING_LIST(0, "policy", &policies, "file", "use exactly these policy files, in order"),
 		OPT_STRING(0, "format", &format, "text|json", "how to print the findings (default: text)"),
+		OPT_BOOL('q', "quiet", &quiet, "print nothing when nothing is found"),
 		OPT_BOOL(0, "format-patch", &format_patch,
 			 "a name that is both a file and a revision means the revision"),
 		OPT_END(),
@@ -88,7 +89,7 @@ cmd_check(int argc, const char **argv)
 	}
 	if (!strcmp(format, "json"))
 		report_json(stdout, &run.ck.det);
-	else
+	else if (!quiet || run.ck.det.nr || run.ck.policy_changes.nr)
 		report_text(stdout, &run.ck, REPORT_CHECK);
 	ret = detector_blocked(&run.ck.det) ? EXIT_FINDING : EXIT_CLEAN;
 out:

@@ -27,6 +27,8 @@ struct finding {
 	int line;			/* in the file before the patch */
 	char *removed;
 	char *added;			/* NULL when the line was deleted */
+	char *matched;			/* what the entry matched: its string, or the regex's text */
+	char *note;			/* why there is no added line to show, or NULL */
 };
 
 struct occurrence;
@@ -61,14 +63,18 @@ void detector_finish(struct detector *d);
 
 /* Keep what a report needs of a message; returns a handle for detector_add_finding(). */
 size_t detector_remember(struct detector *d, const struct message *msg);
-/* After detector_finish(): a finding the lines did not show (line 0, `text` says what happened). */
-void detector_add_finding(struct detector *d, const struct policy_entry *e, size_t msg, const char *file,
-			  const char *text);
-/* The same when no message the lines were read of touched it (the change is the series' as a whole). */
-void detector_add_series_finding(struct detector *d, const struct policy_entry *e, const char *file,
-				 const char *text);
+/*
+ * After detector_finish(): a finding the lines did not show, but the
+ * result did (check/result.h): `line` in `file` as it was, and a note
+ * saying so.  `msg` (detector_remember()) is the message that last
+ * touched the file, or -1 for the series as a whole.
+ */
+void detector_add_finding(struct detector *d, const struct policy_entry *e, size_t msg, const char *file, int line,
+			  const char *removed, const char *note);
 /* After detector_finish(): forget the findings of an entry (the result shows its string kept). */
 void detector_drop_entry(struct detector *d, const struct policy_entry *e);
+/* Forget one finding (the ones after it move up). */
+void detector_drop_finding(struct detector *d, size_t i);
 int detector_has_entry(const struct detector *d, const struct policy_entry *e);
 int detector_blocked(const struct detector *d);
 size_t detector_count(const struct detector *d, enum policy_action action);

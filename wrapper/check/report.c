@@ -41,75 +41,95 @@ report_explain(FILE *fp, const struct policy_entry *e, const char *indent)
 	free(copy);
 }
 
+/* What to do about the findings of one action, said once for the series. */
 static const char *
-what_to_do(const struct finding *f, enum report_mode mode)
+what_to_do(enum policy_action action, int allowed, enum report_mode mode)
 {
-	if (f->allowed)
-		return "You allowed this change with --allow; it goes out with a note for the reviewers.";
-	switch (f->action) {
+	if (allowed)
+		return "You allowed a change with --allow; it goes out with a note for the reviewers.";
+	switch (action) {
 	case POLICY_BLOCK:
 		switch (mode) {
 		case REPORT_APPLY:
-			return "This patch should not be applied as it is. 'khsend reply' drafts a kind answer\n"
-			       "    for its author.";
+			return "A patch with a blocked change should not be applied as it is. 'khsend reply'\n"
+			       "drafts a kind answer for its author.";
 		case REPORT_COMMIT:
-			return "Please keep this line as it is before you commit; other fixes are welcome.";
+			return "Please keep the lines marked 'block' as they are before you commit; other\n"
+			       "fixes are welcome.";
 		default:
-			return "Please keep this line as it is and take this change out of your patch.\n"
-			       "    Nothing is sent while it is there. Your other changes are welcome.";
+			return "Please keep the lines marked 'block' as they are, and remove those changes\n"
+			       "from your patches. Nothing is sent while they are there. Your other changes\n"
+			       "are welcome.";
 		}
 	case POLICY_ANNOTATE:
 		if (mode == REPORT_VALIDATE)
-			return "It may go out with a short note for the reviewers below its '---' line,\n"
-			       "    which git send-email cannot add: please send it with khsend instead\n"
-			       "    (same arguments), which adds the note, or take the change out.";
+			return "A change marked 'annotate' may go out with a short note for the reviewers\n"
+			       "below its '---' line, which git send-email cannot add: please send the series\n"
+			       "with khsend instead (same arguments), which adds the note, or remove the change.";
 		if (mode == REPORT_SEND)
-			return "The patch goes out with a short note below its '---' line, so reviewers\n"
-			       "    know you were told. If you did not mean to change it, please take it out.";
-		return "Sending it adds a short note for the reviewers below the '---' line.\n"
-		       "    If you did not mean to change it, please take the change out.";
+			return "A patch with a change marked 'annotate' goes out with a short note below its\n"
+			       "'---' line, so reviewers know you were told. If you did not mean to make the\n"
+			       "change, please remove it.";
+		return "Sending a change marked 'annotate' adds a short note for the reviewers below\n"
+		       "the '---' line. If you did not mean to make the change, please remove it.";
 	case POLICY_WARN:
-		return "This is only a note: the series can still go out as it is.";
+		return "A change marked 'warn' is only a note: it can still go out as it is.";
 	}
 	return "";
 }
 
+/* "file:line: action: id: "text" is changed", where and in which patch, and the lines. */
 static void
-print_finding(FILE *fp, const struct finding *f, enum report_mode mode)
+print_finding(FILE *fp, const struct finding *f)
 {
 	const char *colour = f->action == POLICY_BLOCK ? COLOR_RED
 			     : f->action == POLICY_ANNOTATE ? COLOR_YELLOW : COLOR_CYAN;
-	char pattern[1200];
-	struct strbuf where = STRBUF_INIT;
+	struct strbuf where = STRBUF_INIT, what = STRBUF_INIT, in = STRBUF_INIT;
 
 	strbuf_addf(&where, "%s:%d: ", f->file, f->line);
 	sanitize_terminal(where.buf);
-	fprintf(fp, "%s%s%s%s%s%s: %s: %s is changed\n", col(fp, COLOR_BOLD), where.buf,
-		col(fp, COLOR_RESET), col(fp, colour), policy_action_name(f->action), col(fp, COLOR_RESET),
-		f->entry->id, policy_entry_pattern(f->entry, pattern, sizeof(pattern)));
-	{
-		struct strbuf in = STRBUF_INIT;
-
-		strbuf_addf(&in, "  in %s", f->patch);
-		if (f->subject && *f->subject)
-			strbuf_addf(&in, ": %s", f->subject);
-		print_sanitized(fp, "", in.buf);
-		strbuf_release(&in);
-	}
+	strbuf_addf(&what, "%s: \"%s\" is changed", f->entry->id, f->matched);
+	sanitize_terminal(what.buf);
+	fprintf(fp, "%s%s%s%s%s%s: %s\n", col(fp, COLOR_BOLD), where.buf, col(fp, COLOR_RESET), col(fp, colour),
+		policy_action_name(f->action), col(fp, COLOR_RESET), what.buf);
+	strbuf_addf(&in, "  in %s", f->patch);
+	if (f->subject && *f->subject)
+		strbuf_addf(&in, ": %s", f->subject);
+	print_sanitized(fp, "", in.buf);
 	fprintf(fp, "%s", col(fp, COLOR_RED));
 	print_sanitized(fp, "  -", f->removed);
 	fprintf(fp, "%s%s", col(fp, COLOR_RESET), col(fp, COLOR_GREEN));
 	if (f->added)
 		print_sanitized(fp, "  +", f->added);
+	else if (f->note)
+		print_sanitized(fp, "  ", f->note);
 	else
 		fprintf(fp, "  (the line is deleted)\n");
-	fprintf(fp, "%s\n", col(fp, COLOR_RESET));
-	report_explain(fp, f->entry, "    ");
-	fprintf(fp, "\n    %s\n", what_to_do(f, mode));
-	for (size_t i = 0; i < f->entry->see.nr; i++)
-		print_sanitized(fp, i ? "         " : "    See: ", f->entry->see.v[i]);
-	fputc('\n', fp);
+	fprintf(fp, "%s", col(fp, COLOR_RESET));
 	strbuf_release(&where);
+	strbuf_release(&what);
+	strbuf_release(&in);
+}
+
+/* One explanation for both: the same entry, or two words of one category of the lexicon. */
+static int
+same_explanation(const struct policy_entry *a, const struct policy_entry *b)
+{
+	return a == b || (a->lexicon && b->lexicon && !strcmp(a->lexicon, b->lexicon));
+}
+
+/* The findings of one entry, then its explanation once. */
+static void
+print_entry(FILE *fp, const struct detector *d, const struct policy_entry *e)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		if (same_explanation(d->findings[i].entry, e))
+			print_finding(fp, &d->findings[i]);
+	fputc('\n', fp);
+	report_explain(fp, e, "    ");
+	for (size_t i = 0; i < e->see.nr; i++)
+		print_sanitized(fp, i ? "         " : "    See: ", e->see.v[i]);
+	fputc('\n', fp);
 }
 
 static const char *
@@ -141,6 +161,7 @@ report_text(FILE *fp, const struct checker *c, enum report_mode mode)
 	size_t blocks = detector_count(d, POLICY_BLOCK);
 	size_t notes = detector_count(d, POLICY_ANNOTATE);
 	size_t warns = detector_count(d, POLICY_WARN);
+	size_t guesses = 0;
 
 	report_policy_changes(fp, &c->policy_changes);
 	if (!d->nr) {
@@ -148,12 +169,39 @@ report_text(FILE *fp, const struct checker *c, enum report_mode mode)
 			plural(d->messages, "message", "messages"));
 		return;
 	}
-	fprintf(fp, "Thank you for your work on the kernel! Before this goes further, khsend found\n"
-		    "%zu %s to text that the maintainers wrote that way on purpose. Kernel code has\n"
-		    "jokes in it, and a spell checker cannot tell them from typos. Here is what they mean.\n\n",
-		d->nr, plural(d->nr, "change", "changes"));
 	for (size_t i = 0; i < d->nr; i++)
-		print_finding(fp, &d->findings[i], mode);
+		guesses += d->findings[i].entry->lexicon != NULL;
+	if (guesses < d->nr)
+		fprintf(fp, "Thank you for your work on the kernel! khsend found %zu %s to text that the\n"
+			    "maintainers wrote that way on purpose. Kernel code has jokes in it, and a spell\n"
+			    "checker cannot tell them from typos. Here is what they mean.\n\n",
+			d->nr, plural(d->nr, "change", "changes"));
+	else
+		fprintf(fp, "Thank you for your work on the kernel! khsend found %zu %s to words that\n"
+			    "kernel authors often use as jokes. A spell checker cannot tell them from typos.\n\n",
+			d->nr, plural(d->nr, "change", "changes"));
+	/* Each entry once, in the order of its first finding. */
+	for (size_t i = 0; i < d->nr; i++) {
+		size_t first = 0;
+
+		while (!same_explanation(d->findings[first].entry, d->findings[i].entry))
+			first++;
+		if (first == i)
+			print_entry(fp, d, d->findings[i].entry);
+	}
+	/* What to do, once for each kind of finding there is. */
+	for (int action = POLICY_BLOCK; action >= POLICY_WARN; action--) {
+		for (size_t i = 0; i < d->nr; i++)
+			if ((int)d->findings[i].action == action && !d->findings[i].allowed) {
+				fprintf(fp, "%s\n\n", what_to_do((enum policy_action)action, 0, mode));
+				break;
+			}
+	}
+	for (size_t i = 0; i < d->nr; i++)
+		if (d->findings[i].allowed) {
+			fprintf(fp, "%s\n\n", what_to_do(POLICY_ANNOTATE, 1, mode));
+			break;
+		}
 	fprintf(fp, "khsend: %zu %s checked: %zu %s, %zu %s, %zu %s",
 		d->messages, plural(d->messages, "message", "messages"),
 		blocks, plural(blocks, "change blocks", "changes block"),
@@ -192,6 +240,8 @@ report_json(FILE *fp, const struct detector *d)
 		json_add_string(&sb, f->removed);
 		strbuf_addstr(&sb, ", \"added\": ");
 		json_add_string_or_null(&sb, f->added);
+		strbuf_addstr(&sb, ", \"note\": ");
+		json_add_string_or_null(&sb, f->note);
 		strbuf_addstr(&sb, ", \"explain\": ");
 		json_add_string(&sb, f->entry->explain);
 		strbuf_addch(&sb, '}');

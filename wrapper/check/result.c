@@ -1,6 +1,7 @@
 /* result: git apply --cached onto the base, git diff-index -M, git cat-file --batch. */
 #define _GNU_SOURCE
 #include "check/result.h"
+#include "check/matches.h"
 #include "lib/run-command.h"
 #include "lib/usage.h"
 
@@ -155,27 +156,78 @@ out:
 	return ret;
 }
 
-/* Occurrences of the entry in a blob, line by line (a NUL ends a line too). */
-static size_t
-count_in(const struct policy_entry *e, const struct strbuf *text)
-{
-	struct strbuf line = STRBUF_INIT;
-	size_t n = 0;
+/* A blob's lines, for matches_find() (a NUL ends a line too, and a CR before the newline goes). */
+struct blob_lines {
+	char *copy;
+	const char **v;
+	size_t nr;
+};
 
-	for (const char *p = text->buf, *end = text->buf + text->len; p < end;) {
-		const char *nl = p;
+static void
+blob_lines_split(struct blob_lines *bl, const struct strbuf *text)
+{
+	size_t alloc = 0;
+	char *end;
+
+	bl->copy = xmalloc(text->len + 1);
+	memcpy(bl->copy, text->buf, text->len);
+	bl->copy[text->len] = '\0';
+	bl->v = NULL;
+	bl->nr = 0;
+	end = bl->copy + text->len;
+	for (char *p = bl->copy; p < end;) {
+		char *nl = p;
 
 		while (nl < end && *nl != '\n' && *nl)
 			nl++;
-		strbuf_reset(&line);
-		strbuf_add(&line, p, (size_t)(nl - p));
-		if (line.len && line.buf[line.len - 1] == '\r')
-			strbuf_setlen(&line, line.len - 1);
-		n += policy_entry_count(e, line.buf);
-		p = nl < end ? nl + 1 : end;
+		*nl = '\0';
+		if (nl > p && nl[-1] == '\r')
+			nl[-1] = '\0';
+		ALLOC_GROW(bl->v, bl->nr + 1, alloc);
+		bl->v[bl->nr++] = p;
+		p = nl + 1;
 	}
-	strbuf_release(&line);
-	return n;
+}
+
+static void
+blob_lines_release(struct blob_lines *bl)
+{
+	free(bl->copy);
+	free(bl->v);
+}
+
+/* The entry's occurrences in a blob, read as detect.c reads a run of lines, each with its place. */
+static void
+find_in_blob(const struct policy_entry *e, const struct strbuf *text, const char *path, struct matches *out)
+{
+	struct blob_lines bl;
+	size_t first = out->nr;
+
+	blob_lines_split(&bl, text);
+	matches_find(e, bl.v, bl.nr, out);
+	for (size_t i = first; i < out->nr; i++) {
+		out->v[i].file = xstrdup(path);
+		out->v[i].line_text = xstrdup(bl.v[out->v[i].line]);
+	}
+	blob_lines_release(&bl);
+}
+
+/* Keep the occurrences not paired off yet, for pairing across files. */
+static void
+keep_unused(struct matches *to, struct matches *from)
+{
+	for (size_t i = 0; i < from->nr; i++) {
+		if (from->v[i].used) {
+			free(from->v[i].text);
+			free(from->v[i].file);
+			free(from->v[i].line_text);
+			continue;
+		}
+		ALLOC_GROW(to->v, to->nr + 1, to->alloc);
+		to->v[to->nr++] = from->v[i];
+	}
+	free(from->v);
+	memset(from, 0, sizeof(*from));
 }
 
 static size_t
@@ -216,6 +268,8 @@ count_changes(const struct repo *repo, const struct strbuf *raw, const struct po
 	struct blob *blobs = NULL;
 	size_t nch = 0, nblobs = 0, ablobs = 0, *old_at, *new_at;
 	unsigned char *hits = xcalloc(p->nr ? p->nr : 1, 1);
+	struct matches *gone = xcalloc(p->nr ? p->nr : 1, sizeof(*gone));
+	struct matches *came = xcalloc(p->nr ? p->nr : 1, sizeof(*came));
 	int ret = -1;
 
 	if (parse_raw(raw, &ch, &nch)) {
@@ -252,18 +306,33 @@ count_changes(const struct repo *repo, const struct strbuf *raw, const struct po
 		for (size_t k = 0; k < p->nr; k++) {
 			const struct policy_entry *e = p->v[k];
 			int old_covered = covers(e, ch[i].old_path, from, to);
-			size_t before, after;
+			struct matches before = MATCHES_INIT, after = MATCHES_INIT;
 
 			if (!hits[k] || (!old_covered && !covers(e, ch[i].new_path, from, to)))
 				continue;
 			/* A file the entry covers keeps its protection under a new name. */
-			before = old && old_covered ? count_in(e, old) : 0;
-			after = new ? count_in(e, new) : 0;
-			out[k].before += before;
-			out[k].after += after;
-			if (after < before && !out[k].file)
-				out[k].file = xstrdup(ch[i].old_path);
+			if (old && old_covered)
+				find_in_blob(e, old, ch[i].old_path, &before);
+			if (new)
+				find_in_blob(e, new, ch[i].new_path, &after);
+			matches_pair(e, &before, &after);
+			out[k].before += before.nr;
+			out[k].after += after.nr;
+			keep_unused(&gone[k], &before);
+			keep_unused(&came[k], &after);
 		}
+	}
+	/* A joke moved from one file to another (both covered) is still there. */
+	for (size_t k = 0; k < p->nr; k++) {
+		matches_pair(p->v[k], &gone[k], &came[k]);
+		out[k].gone = matches_unused(&gone[k]);
+		for (size_t i = 0; i < gone[k].nr; i++)
+			if (!gone[k].v[i].used) {
+				out[k].file = xstrdup(gone[k].v[i].file);
+				out[k].line = (int)gone[k].v[i].line + 1;
+				out[k].removed = xstrdup(gone[k].v[i].line_text);
+				break;
+			}
 	}
 	ret = 0;
 out:
@@ -275,6 +344,12 @@ out:
 	free(old_at);
 	free(new_at);
 out0:
+	for (size_t k = 0; k < p->nr; k++) {
+		matches_clear(&gone[k]);
+		matches_clear(&came[k]);
+	}
+	free(gone);
+	free(came);
 	changes_free(ch, nch);
 	free(hits);
 	return ret;
@@ -379,6 +454,8 @@ out:
 void
 result_counts_release(struct result_count *out, size_t nr)
 {
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		free(out[i].file);
+		free(out[i].removed);
+	}
 }

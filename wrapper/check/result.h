@@ -4,9 +4,10 @@
  * The series is applied with "git apply --cached" (what git am runs)
  * onto its base in a private index; "git diff-index -M" lists what
  * changed, with git's own rename detection; each entry's string is
- * counted, line by line, in the old and new blobs of the files it
- * covers (a renamed file under either name).  Fewer after than before
- * is an alteration, whatever any other reader made of the patches.
+ * looked for in the old and new blobs of the files it
+ * covers (a renamed file under either name), and paired off the way
+ * detect.c pairs a run of lines (check/matches.h).  One that is gone is
+ * an alteration, whatever any other reader made of the patches.
  */
 #ifndef KHSEND_RESULT_H
 #define KHSEND_RESULT_H
@@ -17,8 +18,11 @@
 #include "policy/policy.h"
 
 struct result_count {
-	size_t before, after;
-	char *file;		/* a file the entry covers where the count went down, or NULL */
+	size_t before, after;	/* occurrences in the files the entry covers */
+	size_t gone;		/* of those before, the ones not there after (check/matches.h) */
+	char *file;		/* a file the entry covers where one is gone, or NULL */
+	int line;		/* the first one gone: its line in that file before the series */
+	char *removed;		/* ...and the line */
 };
 
 /*

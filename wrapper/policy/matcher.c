@@ -190,6 +190,26 @@ regex_required_literals(const char *re, struct strvec *out)
 	}
 }
 
+/* The longest run of `s` without a blank, as a new string. */
+static char *
+longest_word(const char *s)
+{
+	const char *best = s;
+	size_t best_len = 0;
+
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, " \t");
+
+		if (n > best_len) {
+			best = p;
+			best_len = n;
+		}
+		p += n;
+		p += strspn(p, " \t");
+	}
+	return xstrndup(best, best_len);
+}
+
 /* The trie, before it becomes the automaton. */
 struct builder {
 	uint32_t *next;		/* states x classes, 0: none yet (state 0 is the root) */
@@ -287,9 +307,17 @@ matcher_new(const struct policy *p)
 		} else if (!e->regex_src || regex_required_literals(e->regex_src, &lits[i])) {
 			strvec_clear(&lits[i]);
 		}
-		for (size_t k = 0; k < lits[i].nr; k++)
-			if (!*lits[i].v[k])
+		for (size_t k = 0; k < lits[i].nr; k++) {
+			/* A joke may be wrapped onto two lines: look for its longest word alone. */
+			char *word = longest_word(lits[i].v[k]);
+
+			free((char *)lits[i].v[k]);
+			lits[i].v[k] = word;
+			if (!*word) {
 				strvec_clear(&lits[i]);
+				break;
+			}
+		}
 		if (!lits[i].nr)
 			m->always[m->nalways++] = (uint32_t)i;
 	}

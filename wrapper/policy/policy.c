@@ -14,9 +14,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <yaml.h>
 
@@ -29,6 +31,7 @@ extern const char khsend_embedded_policy[];
 extern const char khsend_embedded_policy_end[];
 
 #define MAX_POLICY_BYTES (1u << 20)
+#define MAX_DEPTH 16
 #define MAX_STRING_BYTES 1024
 #define MAX_EXPLAIN_BYTES 8192
 #define MAX_ID_BYTES 64
@@ -135,7 +138,7 @@ prescan(struct loader *ld)
 {
 	yaml_parser_t parser;
 	yaml_event_t ev;
-	int documents = 0, ret = 0;
+	int documents = 0, depth = 0, ret = 0;
 
 	if (!yaml_parser_initialize(&parser))
 		die("out of memory while reading '%s'", ld->name);
@@ -161,10 +164,16 @@ prescan(struct loader *ld)
 		case YAML_SEQUENCE_START_EVENT:
 			anchor = ev.data.sequence_start.anchor;
 			tag = ev.data.sequence_start.tag;
+			depth++;
 			break;
 		case YAML_MAPPING_START_EVENT:
 			anchor = ev.data.mapping_start.anchor;
 			tag = ev.data.mapping_start.tag;
+			depth++;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			depth--;
 			break;
 		case YAML_DOCUMENT_START_EVENT:
 			if (++documents > 1)
@@ -180,6 +189,15 @@ prescan(struct loader *ld)
 			problem_at(ld, ev.start_mark, "tags are not allowed in a policy (found '%s')",
 				   (const char *)tag);
 		done = ev.type == YAML_STREAM_END_EVENT;
+		/*
+		 * A policy is a few levels deep.  libyaml's work grows with the
+		 * square of the nesting, so stop long before it matters.
+		 */
+		if (depth > MAX_DEPTH) {
+			problem_at(ld, ev.start_mark, "nested more than %d levels deep; a policy needs 4", MAX_DEPTH);
+			ret = -1;
+			done = 1;
+		}
 		yaml_event_delete(&ev);
 		if (done)
 			break;
@@ -261,7 +279,7 @@ struct entry_build {
 	struct policy_entry *e;
 	yaml_node_t *node;
 	yaml_node_t *id_node, *string_node, *regex_node, *explain_node;
-	int ignore_case, allow_override, disabled, action_set;
+	int ignore_case, allow_override, disabled, action_set, case_change;
 };
 
 struct defaults {
@@ -329,6 +347,22 @@ static void
 entry_ignore_case(struct loader *ld, yaml_node_t *v, void *target)
 {
 	((struct entry_build *)target)->ignore_case = bool_value(ld, v, "ignore-case");
+}
+
+/* "case-change": is a change of case only (Borked -> borked) an alteration? */
+static void
+entry_case_change(struct loader *ld, yaml_node_t *v, void *target)
+{
+	const char *s = string_value(ld, v, "case-change", MAX_ID_BYTES);
+
+	if (!s)
+		return;
+	if (!strcmp(s, "alteration"))
+		((struct entry_build *)target)->case_change = 1;
+	else if (!strcmp(s, "ignore"))
+		((struct entry_build *)target)->case_change = 0;
+	else
+		problem_at(ld, v->start_mark, "'case-change' is 'alteration' or 'ignore', not '%s'", s);
 }
 
 static void
@@ -401,10 +435,17 @@ string_list(struct loader *ld, yaml_node_t *v, const char *key, struct strvec *o
 	}
 }
 
+/* A path pattern, or "!pattern" for files the others would cover but the entry does not. */
+static const char *
+path_problem(const char *pattern)
+{
+	return path_glob_problem(pattern + (*pattern == '!'));
+}
+
 static void
 entry_paths(struct loader *ld, yaml_node_t *v, void *target)
 {
-	string_list(ld, v, "paths", &((struct entry_build *)target)->e->paths, path_glob_problem);
+	string_list(ld, v, "paths", &((struct entry_build *)target)->e->paths, path_problem);
 }
 
 static void
@@ -418,6 +459,7 @@ static const struct field entry_fields[] = {
 	{ "string", YAML_SCALAR_NODE, entry_string },
 	{ "regex", YAML_SCALAR_NODE, entry_regex },
 	{ "ignore-case", YAML_SCALAR_NODE, entry_ignore_case },
+	{ "case-change", YAML_SCALAR_NODE, entry_case_change },
 	{ "paths", YAML_SEQUENCE_NODE, entry_paths },
 	{ "action", YAML_SCALAR_NODE, entry_action },
 	{ "allow-override", YAML_SCALAR_NODE, entry_allow_override },
@@ -517,130 +559,77 @@ process_mapping(struct loader *ld, yaml_node_t *map, const char *what,
 	}
 }
 
-static void
-entry_free(struct policy_entry *e)
+void
+policy_entry_free(struct policy_entry *e)
 {
 	if (!e)
 		return;
 	free(e->id);
 	free(e->string);
-	if (e->regex_src)
-		regfree(&e->regex);
+	if (e->regex.code)
+		bounded_regex_free(&e->regex);
 	free(e->regex_src);
 	strvec_clear(&e->paths);
 	free(e->globs);
 	free(e->explain);
 	strvec_clear(&e->see);
 	free(e->origin);
+	free(e->lexicon);
+	strvec_clear(&e->stop_words);
 	free(e);
 }
 
 /*
- * A policy comes from someone else, so its regexes must not be able to
- * make regcomp() or regexec() run away: glibc copies the expression under
- * a '+' or a bound once per repetition, so stacked or deeply nested ones
- * grow exponentially, and back-references can take exponential time.  A
- * linear look at the source refuses those; joke strings never need them.
+ * GNU's word edges \< and \> are no PCRE2: there they would match a
+ * literal '<' or '>', and the entry would silently protect nothing.
  */
-static const char *
-regex_problem(const char *re)
+static int
+uses_gnu_word_edge(const char *re)
 {
-	int depth = 0, bounds = 0, after_quantifier = 0;
-
 	for (const char *p = re; *p; p++) {
-		int quantifier = 0;
-
-		switch (*p) {
-		case '\\':
-			if (p[1] >= '1' && p[1] <= '9')
-				return "uses a back-reference, which POSIX ERE does not have";
-			if (p[1])
-				p++;
-			break;
-		case '[':
-			/* A bracket expression: everything up to its ']' is literal. */
-			p += p[1] == '^' ? 2 : 1;
-			if (*p == ']')
-				p++;
-			while (*p && *p != ']')
-				p++;
-			if (!*p)
-				return NULL;	/* regcomp() says what is wrong */
-			break;
-		case '(':
-			if (++depth > 4)
-				return "nests groups more than 4 deep";
-			break;
-		case ')':
-			depth--;
-			break;
-		case '{': {
-			char *end;
-			long lo = strtol(p + 1, &end, 10), hi = lo;
-
-			if (*end == ',')
-				hi = end[1] == '}' ? 0 : strtol(end + 1, &end, 10);
-			if (++bounds > 2 || lo > 16 || hi > 16)
-				return "uses more than two bounds {m,n}, or a bound above 16";
-			while (*p && *p != '}')
-				p++;
-			if (!*p)
-				return NULL;
-			quantifier = 1;
-			break;
-		}
-		case '*':
-		case '+':
-		case '?':
-			quantifier = 1;
-			break;
-		default:
-			break;
-		}
-		if (quantifier && after_quantifier)
-			return "puts a repetition right after another";
-		after_quantifier = quantifier;
+		if (*p != '\\' || !p[1])
+			continue;
+		if (p[1] == '<' || p[1] == '>')
+			return 1;
+		p++;
 	}
-	return NULL;
+	return 0;
 }
 
-/* Compile a regex; refuse ones that cannot compile or that match nothing at all. */
+/*
+ * Compile a regex; refuse ones that cannot compile or that match nothing
+ * at all.  Its work is bounded when it runs (bounded-regex.h), so a
+ * pattern that backtracks badly cannot stall khsend, whatever it is.
+ */
 static int
 compile_regex(struct loader *ld, struct entry_build *b)
 {
 	struct policy_entry *e = b->e;
-	int flags = REG_EXTENDED | REG_NEWLINE | (e->ignore_case ? REG_ICASE : 0);
-	int rc;
+	struct strbuf err = STRBUF_INIT;
+	size_t offset = 0, so, eo;
+	int ret = -1;
 
-	const char *why = regex_problem(e->regex_src);
-
-	if (why) {
-		problem_at(ld, b->regex_node->start_mark, "regex '%s' %s", e->regex_src, why);
-		free(e->regex_src);
-		e->regex_src = NULL;
-		return -1;
-	}
-	rc = regcomp(&e->regex, e->regex_src, flags);
-	if (rc) {
-		char msg[256];
-
-		regerror(rc, &e->regex, msg, sizeof(msg));
-		problem_at(ld, b->regex_node->start_mark, "regex '%s' does not compile: %s",
-			   e->regex_src, msg);
-		free(e->regex_src);
-		e->regex_src = NULL;
-		return -1;
-	}
-	if (!regexec(&e->regex, "", 0, NULL, 0)) {
+	if (uses_gnu_word_edge(e->regex_src)) {
+		problem_at(ld, b->regex_node->start_mark,
+			   "regex '%s' uses GNU's \\< or \\>, which PCRE2 reads as a plain '<' or '>': "
+			   "use \\b for a word edge", e->regex_src);
+	} else if (bounded_regex_compile(&e->regex, e->regex_src, e->ignore_case, &err, &offset)) {
+		problem_at(ld, b->regex_node->start_mark, "regex '%s' does not compile (at byte %zu): %s",
+			   e->regex_src, offset, err.buf);
+	} else if (bounded_regex_search(&e->regex, "", 0, 0, &so, &eo) != REGEX_NO_MATCH) {
 		problem_at(ld, b->regex_node->start_mark,
 			   "regex '%s' matches the empty string, so it would match every line",
 			   e->regex_src);
-		regfree(&e->regex);
+		bounded_regex_free(&e->regex);
+	} else {
+		ret = 0;
+	}
+	strbuf_release(&err);
+	if (ret) {
 		free(e->regex_src);
 		e->regex_src = NULL;
-		return -1;
 	}
-	return 0;
+	return ret;
 }
 
 static struct policy_entry *
@@ -651,9 +640,10 @@ read_entry(struct loader *ld, yaml_node_t *node, const struct defaults *defs)
 
 	b.e = xcalloc(1, sizeof(*b.e));
 	b.node = node;
-	b.ignore_case = b.allow_override = b.disabled = -1;
+	b.ignore_case = b.allow_override = b.disabled = b.case_change = -1;
 	strvec_init(&b.e->paths);
 	strvec_init(&b.e->see);
+	strvec_init(&b.e->stop_words);
 	process_mapping(ld, node, "a policy entry", entry_fields, &b);
 
 	if (!b.id_node) {
@@ -674,6 +664,7 @@ read_entry(struct loader *ld, yaml_node_t *node, const struct defaults *defs)
 	b.e->allow_override = b.allow_override >= 0 ? (unsigned)b.allow_override
 						    : (unsigned)defs->allow_override;
 	b.e->disabled = b.disabled == 1;
+	b.e->case_change_ignored = b.case_change == 0;
 	if (!b.action_set)
 		b.e->action = defs->action;
 	if (ld->problems == before && b.e->regex_src && !b.string_node)
@@ -683,13 +674,13 @@ read_entry(struct loader *ld, yaml_node_t *node, const struct defaults *defs)
 		b.e->regex_src = NULL;
 	}
 	if (ld->problems != before) {
-		entry_free(b.e);
+		policy_entry_free(b.e);
 		return NULL;
 	}
 	b.e->origin = xstrfmt("%s:%zu", ld->name, node->start_mark.line + 1);
 	b.e->globs = xcalloc(b.e->paths.nr + 1, sizeof(*b.e->globs));
 	for (size_t i = 0; i < b.e->paths.nr; i++)
-		path_glob_compile(&b.e->globs[i], b.e->paths.v[i]);
+		path_glob_compile(&b.e->globs[i], b.e->paths.v[i] + (b.e->paths.v[i][0] == '!'));
 	return b.e;
 }
 
@@ -703,7 +694,7 @@ policy_add(struct policy *p, struct policy_entry *e)
 static void
 policy_remove_at(struct policy *p, size_t i)
 {
-	entry_free(p->v[i]);
+	policy_entry_free(p->v[i]);
 	memmove(p->v + i, p->v + i + 1, (p->nr - i - 1) * sizeof(*p->v));
 	p->nr--;
 }
@@ -717,15 +708,15 @@ merge_entry(struct policy *p, struct policy_entry *e)
 			continue;
 		if (e->disabled) {
 			policy_remove_at(p, i);
-			entry_free(e);
+			policy_entry_free(e);
 		} else {
-			entry_free(p->v[i]);
+			policy_entry_free(p->v[i]);
 			p->v[i] = e;
 		}
 		return;
 	}
 	if (e->disabled)
-		entry_free(e);
+		policy_entry_free(e);
 	else
 		policy_add(p, e);
 }
@@ -852,7 +843,7 @@ parse_document(struct loader *ld, struct policy *layer)
 		note_id(ld, node, &ids);
 		e = read_entry(ld, node, &defs);
 		if (e && ld->problems)
-			entry_free(e);	/* the layer is not merged anyway */
+			policy_entry_free(e);	/* the layer is not merged anyway */
 		else if (e)
 			policy_add(layer, e);
 	}
@@ -895,21 +886,36 @@ int
 policy_load_file(struct policy *p, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int ret;
+	struct stat st;
+	int fd, ret = 1;
 
-	if (is_dir(path)) {
-		error("'%s' is a directory, not a policy file", path);
+	/*
+	 * Only a regular file: a FIFO or /dev/stdin (a policy is someone
+	 * else's data, and may be a symlink to one) would block khsend.
+	 * O_NONBLOCK makes the open itself return; symlinks to files are fine.
+	 */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		error_errno("cannot read policy '%s'", path);
 		return 1;
 	}
-	if (strbuf_read_file(&sb, path, MAX_POLICY_BYTES) < 0) {
-		if (errno == EFBIG)
+	if (fstat(fd, &st)) {
+		error_errno("cannot read policy '%s'", path);
+	} else if (S_ISDIR(st.st_mode)) {
+		error("'%s' is a directory, not a policy file", path);
+	} else if (!S_ISREG(st.st_mode)) {
+		error("'%s' is not a regular file (a FIFO, a device or a socket), so it is no policy file", path);
+	} else if (st.st_size > MAX_POLICY_BYTES || strbuf_read_fd(&sb, fd, MAX_POLICY_BYTES) < 0) {
+		if (st.st_size > MAX_POLICY_BYTES || errno == EFBIG)
 			error("'%s' is too large for a policy file (more than %u bytes)", path, MAX_POLICY_BYTES);
 		else
 			error_errno("cannot read policy '%s'", path);
-		strbuf_release(&sb);
-		return 1;
+	} else {
+		ret = -1;
 	}
-	ret = policy_parse(p, path, sb.buf, sb.len);
+	close(fd);
+	if (ret < 0)
+		ret = policy_parse(p, path, sb.buf, sb.len);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -1021,7 +1027,7 @@ void
 policy_release(struct policy *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
-		entry_free(p->v[i]);
+		policy_entry_free(p->v[i]);
 	free(p->v);
 	p->v = NULL;
 	p->nr = p->alloc = 0;
@@ -1054,54 +1060,120 @@ policy_action_name(enum policy_action a)
 int
 policy_entry_covers(const struct policy_entry *e, const char *path)
 {
-	if (!e->paths.nr)
-		return 1;
-	for (size_t i = 0; i < e->paths.nr; i++)
-		if (path_glob_matches(&e->globs[i], path))
+	int covered = 1;
+
+	/* Any pattern covers it, unless a "!pattern" takes it out; only "!" ones: all but those. */
+	for (size_t i = 0; i < e->paths.nr; i++) {
+		if (e->paths.v[i][0] != '!') {
+			covered = 0;
+			break;
+		}
+	}
+	for (size_t i = 0; i < e->paths.nr; i++) {
+		if (!path_glob_matches(&e->globs[i], path))
+			continue;
+		if (e->paths.v[i][0] == '!')
+			return 0;
+		covered = 1;
+	}
+	return covered;
+}
+
+static void
+die_too_much_work(const struct policy_entry *e, size_t len)
+{
+	die("the regex of entry '%s' ('%s', %s) needs too much work on a line of %zu bytes, so khsend "
+	    "cannot judge the series with it; simplify the regex", e->id, e->regex_src, e->origin ? e->origin : "?",
+	    len);
+}
+
+void (*policy_too_much_work)(const struct policy_entry *e, size_t len) = die_too_much_work;
+
+/* Whether a C string literal is open at `pos` of a line: an odd number of unescaped quotes before. */
+static int
+inside_string(const char *text, size_t pos)
+{
+	int quotes = 0;
+
+	for (size_t i = 0; i < pos; i++) {
+		if (text[i] == '\\')
+			i++;
+		else if (text[i] == '\'' && i + 2 < pos && text[i + 2] == '\'')
+			i += 2;	/* a character constant such as '"' */
+		else if (text[i] == '"')
+			quotes++;
+	}
+	return quotes % 2;
+}
+
+/* A lexicon entry's match may not count: not in a string, or a stop word. */
+static int
+match_counts(const struct policy_entry *e, const char *text, size_t so, size_t eo)
+{
+	if (e->in_string && !inside_string(text, so))
+		return 0;
+	for (size_t i = 0; i < e->stop_words.nr; i++)
+		if (strlen(e->stop_words.v[i]) == eo - so && !strncasecmp(e->stop_words.v[i], text + so, eo - so))
+			return 0;
+	return 1;
+}
+
+static int
+find_one(const struct policy_entry *e, const char *text, size_t len, size_t start, size_t *so, size_t *eo)
+{
+	if (e->regex_src) {
+		switch (bounded_regex_search(&e->regex, text, len, start, so, eo)) {
+		case REGEX_MATCH:
 			return 1;
+		case REGEX_NO_MATCH:
+			return 0;
+		case REGEX_TOO_MUCH_WORK:
+			policy_too_much_work(e, len);
+			return 0;
+		}
+	} else {
+		size_t n = strlen(e->string);
+
+		for (size_t i = start; n && i + n <= len; i++)
+			if (e->ignore_case ? !strncasecmp(text + i, e->string, n) : !memcmp(text + i, e->string, n)) {
+				*so = i;
+				*eo = i + n;
+				return 1;
+			}
+	}
+	return 0;
+}
+
+int
+policy_entry_find(const struct policy_entry *e, const char *text, size_t len, size_t start, size_t *so, size_t *eo)
+{
+	while (start <= len && find_one(e, text, len, start, so, eo)) {
+		if (match_counts(e, text, *so, *eo))
+			return 1;
+		start = *so + 1;
+	}
 	return 0;
 }
 
 size_t
 policy_entry_count(const struct policy_entry *e, const char *line)
 {
-	size_t n = 0;
+	size_t n = 0, len = strlen(line), at = 0, so, eo;
 
-	if (e->regex_src) {
-		regmatch_t m;
-		const char *p = line;
-		int flags = 0;
-
-		while (*p && !regexec(&e->regex, p, 1, &m, flags)) {
-			n++;
-			if (m.rm_eo > m.rm_so)
-				p += m.rm_eo;
-			else if (p[m.rm_so])
-				p += m.rm_so + 1;	/* an empty match: step over it */
-			else
+	if (!e->regex_src) {
+		for (const char *p = line;; n++) {
+			p = e->ignore_case ? strcasestr(p, e->string) : strstr(p, e->string);
+			if (!p)
 				break;
-			flags = REG_NOTBOL;
+			p += strlen(e->string);
 		}
 		return n;
 	}
-	for (const char *p = line;; n++) {
-		p = e->ignore_case ? strcasestr(p, e->string) : strstr(p, e->string);
-		if (!p)
-			break;
-		p += strlen(e->string);
+	while (at < len && policy_entry_find(e, line, len, at, &so, &eo)) {
+		n++;
+		at = eo > so ? eo : so + 1;	/* an empty match: step over it */
 	}
 	return n;
-}
-
-int
-policy_entry_occurs_in(const struct policy_entry *e, const char *text, size_t len)
-{
-	/* REG_NEWLINE (set at compile time) keeps a match within one line. */
-	if (e->regex_src)
-		return !regexec(&e->regex, text, 0, NULL, 0);
-	if (e->ignore_case)
-		return strcasestr(text, e->string) != NULL;
-	return memmem(text, len, e->string, strlen(e->string)) != NULL;
 }
 
 const char *

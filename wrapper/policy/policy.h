@@ -12,7 +12,7 @@
 #include "lib/strvec.h"
 
 #include "lib/repo.h"
-#include <regex.h>
+#include "policy/bounded-regex.h"
 #include <stddef.h>
 
 #define POLICY_VERSION 1
@@ -26,9 +26,10 @@ enum policy_action {
 struct policy_entry {
 	char *id;
 	char *string;		/* a literal, or NULL when regex is used */
-	char *regex_src;	/* a POSIX ERE, or NULL */
-	regex_t regex;
+	char *regex_src;	/* a PCRE2 pattern, or NULL */
+	struct bounded_regex regex;
 	unsigned ignore_case:1;
+	unsigned case_change_ignored:1;	/* Borked -> borked is no alteration */
 	unsigned allow_override:1;
 	unsigned disabled:1;	/* only in a layer being merged: removes the id */
 	enum policy_action action;
@@ -37,6 +38,10 @@ struct policy_entry {
 	char *explain;
 	struct strvec see;
 	char *origin;		/* "file:line" that defined it */
+	/* Only for the lexicon's entries (policy/lexicon.h), never read from a policy: */
+	char *lexicon;			/* its category, or NULL for a policy entry */
+	unsigned in_string:1;		/* a match counts only inside a C string literal */
+	struct strvec stop_words;	/* matches (in any case) that never count */
 };
 
 struct policy {
@@ -78,11 +83,17 @@ const char *policy_system_path(void);
 int policy_entry_covers(const struct policy_entry *e, const char *path);
 /* Non-overlapping occurrences of the entry's string in a NUL-terminated line. */
 size_t policy_entry_count(const struct policy_entry *e, const char *line);
+/* The first occurrence in text[start..len), as [*so, *eo): 1, or 0 for none. */
+int policy_entry_find(const struct policy_entry *e, const char *text, size_t len, size_t start, size_t *so,
+		      size_t *eo);
+/* Free an entry (policy_release() frees those of a policy). */
+void policy_entry_free(struct policy_entry *e);
+
 /*
- * Does the entry occur anywhere in `text`, a NUL-terminated buffer of
- * lines?  One call for many lines: a match never spans a newline.
+ * Called when an entry's regex reached its work bound on a text of `len`
+ * bytes: there is no answer.  By default it dies (exit 2) naming the entry.
  */
-int policy_entry_occurs_in(const struct policy_entry *e, const char *text, size_t len);
+extern void (*policy_too_much_work)(const struct policy_entry *e, size_t len);
 /* The string or regex as shown to people: "arch topology borken" or /regex/. */
 const char *policy_entry_pattern(const struct policy_entry *e, char *buf, size_t size);
 

@@ -33,6 +33,12 @@ field_name_len(const char *p, size_t n)
 	return i < n && p[i] == ':' ? (long)i : -1;
 }
 
+int
+mail_is_header_line(const char *p, size_t n)
+{
+	return field_name_len(p, n) > 0;
+}
+
 /* The line as git mailinfo sees it: without trailing whitespace. */
 static size_t
 rtrimmed_len(const char *p, size_t n)

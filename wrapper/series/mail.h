@@ -43,5 +43,7 @@ int subject_is_cover(const char *subject);
 
 /* Length of the line at p (with its "\n"), not past end. */
 size_t mail_line_len(const char *p, const char *end);
+/* Does the line start a header field ("Name: ...", as git mailinfo reads one)? */
+int mail_is_header_line(const char *p, size_t n);
 
 #endif

@@ -97,6 +97,7 @@ static int
 read_file(struct reader *rd, const char *path, int users, const char *name_for_one)
 {
 	struct message msg = MESSAGE_INIT;
+	struct strbuf held = STRBUF_INIT;	/* a "From " line that may start the next mail */
 	const char *shown = strcmp(path, "-") ? path : "<standard input>";
 	FILE *fp = strcmp(path, "-") ? fopen(path, "re") : stdin;
 	char *line = NULL;
@@ -115,19 +116,32 @@ read_file(struct reader *rd, const char *path, int users, const char *name_for_o
 			}
 			mbox = users && mbox_is_from_line(line, (size_t)len);
 		}
-		if (mbox && msg.raw.len > lead && mbox_is_from_line(line, (size_t)len)) {
-			char *name = xstrfmt("%s (message %zu)", shown, ++n);
+		/*
+		 * A "From " line starts the next mail only if a header follows
+		 * it: a commit message may quote one (git format-patch does not
+		 * escape it, and git send-email sends the file as one mail).
+		 */
+		if (held.len) {
+			if (mail_is_header_line(line, (size_t)len)) {
+				char *name = xstrfmt("%s (message %zu)", shown, ++n);
 
-			/* One of several: what git mailsplit writes, leading blank lines left out. */
-			if (lead) {
-				memmove(msg.raw.buf, msg.raw.buf + lead, msg.raw.len - lead);
-				strbuf_setlen(&msg.raw, msg.raw.len - lead);
-				lead = 0;
+				/* One of several: what git mailsplit writes, leading blank lines left out. */
+				if (lead) {
+					memmove(msg.raw.buf, msg.raw.buf + lead, msg.raw.len - lead);
+					strbuf_setlen(&msg.raw, msg.raw.len - lead);
+					lead = 0;
+				}
+				ret = deliver(rd, &msg, name, NULL, 1);
+				free(name);
+				if (ret)
+					break;
 			}
-			ret = deliver(rd, &msg, name, NULL, 1);
-			free(name);
-			if (ret)
-				break;
+			strbuf_addbuf(&msg.raw, &held);
+			strbuf_reset(&held);
+		}
+		if (mbox && msg.raw.len > lead && mbox_is_from_line(line, (size_t)len)) {
+			strbuf_add(&held, line, (size_t)len);
+			continue;
 		}
 		if (msg.raw.len + (size_t)len > MAX_MAIL_BYTES) {
 			ret = error("'%s': a mail larger than %u MiB", shown, MAX_MAIL_BYTES >> 20);
@@ -135,6 +149,8 @@ read_file(struct reader *rd, const char *path, int users, const char *name_for_o
 		}
 		strbuf_add(&msg.raw, line, (size_t)len);
 	}
+	strbuf_addbuf(&msg.raw, &held);
+	strbuf_release(&held);
 	if (!ret && ferror(fp))
 		ret = error_errno("cannot read '%s'", shown);
 	else if (!ret && n) {
