@@ -301,8 +301,10 @@ boot_params(struct boot_run *r, struct strbuf *out)
 	strbuf_addbuf(&r->cc, &cc);
 	if (strbuf_read_file(&init, r->init_binary, 16 << 20) >= 0)
 		hash_hex(&hash, init.buf, init.len);
-	strbuf_addf(out, "timeout=%d memory=%d cc=%s init=%s", r->timeout, r->memory_mb, cc.buf,
-		    hash.buf);
+	/* The compile-test's mode changes the report and the verdict too. */
+	strbuf_addf(out, "timeout=%d memory=%d cc=%s init=%s compile-test=%d", r->timeout,
+		    r->memory_mb, cc.buf, hash.buf,
+		    (int)(r->opts->compile ? r->opts->compile : BOOT_COMPILE_MISSING));
 	strbuf_release(&cc);
 	strbuf_release(&init);
 	strbuf_release(&hash);
