@@ -182,7 +182,7 @@ make_driver_series() {
 	# The dependency chain, from the kernel's own Kconfig (kconfiglib).
 	assert_line '    CONFIG_PRINTER=y needs (and so got): CONFIG_PARPORT=y'
 	# What cannot be on x86_64 says why, and is compiled in the compile-test instead.
-	assert_line --regexp '^    not enabled: CONFIG_HW_RANDOM_OMAP=y \(cannot be on x86_64 here: .*COMPILE_TEST is left off in the booted kernel\)$'
+	assert_line --regexp '^    not enabled: CONFIG_HW_RANDOM_OMAP=y \(cannot be on x86_64 here: .*COMPILE_TEST is left off in the booted kernel\)\)$'
 	assert_output --partial 'coverage: 1 of 2 touched files booted, 2 of 2 compiled'
 	assert_line '    booted:       drivers/char/lp.c'
 	assert_line '    compiled:     drivers/char/hw_random/omap-rng.c (compile-test only)'
