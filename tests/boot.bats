@@ -441,8 +441,16 @@ make_mainline_series() {
 	sed -i -e 's/khsend test: mainline/khsend test: mainline and the series/' "$user/init/main.c"
 	git -C "$user" commit -q -a -m 'init: the series'
 	git -C "$user" format-patch -q -1 --base=HEAD~1 --stdout > "$BATS_TEST_TMPDIR/on-mainline.patch"
-	# The same patch without a base-commit line.
-	sed -e '/^base-commit: /d' "$BATS_TEST_TMPDIR/on-mainline.patch" > "$BATS_TEST_TMPDIR/no-base.patch"
+	# The same patch as made in another clone (format-patch --zero-commit): nothing
+	# in it names a commit of this one, and without a base-commit line...
+	sed -e '/^base-commit: /d' -e '1s/^From [0-9a-f]\{40\} /From 0000000000000000000000000000000000000000 /' \
+		"$BATS_TEST_TMPDIR/on-mainline.patch" > "$BATS_TEST_TMPDIR/no-base.patch"
+	# ... or with the base-commit line of a commit this clone never had.
+	sed -e 's/^base-commit: .*/base-commit: 5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e/' \
+		-e '1s/^From [0-9a-f]\{40\} /From 0000000000000000000000000000000000000000 /' \
+		"$BATS_TEST_TMPDIR/on-mainline.patch" > "$BATS_TEST_TMPDIR/elsewhere.patch"
+	run grep -c -e '^From 0\{40\} ' -e '^base-commit: ' "$BATS_TEST_TMPDIR/no-base.patch"
+	assert_output 1
 	git -C "$user" reset -q --hard HEAD~1
 }
 
@@ -482,9 +490,10 @@ make_mainline_series() {
 	[[ "$stderr" == *"--tree <dir> (or once: git config khsend.tree <dir>)"* ]]
 	[[ "$stderr" == *"--base <rev> a commit of it; --no-boot sends without the boot"* ]]
 	# With the base-commit line of a commit it does not have, it says so too.
-	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/on-mainline.patch"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/elsewhere.patch"
 	assert_failure 2
-	[[ "$stderr" == *"(its base-commit line), which $user does not have"* ]]
+	[[ "$stderr" == *"the series was written on 5ca1ab1e5ca1 (its base-commit line), which $user does not have"* ]]
+	[[ "$stderr" == *"--base <rev> a commit of it; --no-boot sends without the boot"* ]]
 	assert_equal "$(git status --porcelain)" ''
 }
 
