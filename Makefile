@@ -5,6 +5,7 @@
 #   make PREFIX=/usr DESTDIR=/tmp/pkg install   # and the same for uninstall
 #   make check SAN=1        # AddressSanitizer + UBSan build, then the suite
 #   make DEVELOPER=0        # without -Werror
+#   make PYTHON3=/usr/bin/python3   # the python3 with kconfiglib, for khsend boot
 PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 DATADIR := $(PREFIX)/share/khsend
@@ -22,6 +23,8 @@ XGETTEXT ?= xgettext
 MSGMERGE ?= msgmerge
 SAN ?=
 DEVELOPER ?= 1
+# The interpreter Debian's python3-kconfiglib belongs to (khsend boot's Kconfig chase).
+PYTHON3 ?= /usr/bin/python3
 
 ifeq ($(shell $(PKG_CONFIG) --exists libgit2 yaml-0.1 libpcre2-8 && echo yes),)
 $(error libgit2, libyaml and PCRE2 are needed: apt-get install libgit2-dev libyaml-dev libpcre2-dev pkg-config)
@@ -49,7 +52,7 @@ endif
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 $(WARNINGS) $(SANFLAGS) \
 	$(shell $(PKG_CONFIG) --cflags libgit2 yaml-0.1 libpcre2-8)
-override CPPFLAGS += -MMD -MP -Iwrapper
+override CPPFLAGS += -MMD -MP -Iwrapper -DKHSEND_PYTHON='"$(PYTHON3)"'
 override LDFLAGS += $(SANFLAGS)
 LDLIBS += $(shell $(PKG_CONFIG) --libs libgit2 yaml-0.1 libpcre2-8)
 
@@ -69,7 +72,7 @@ MANPAGES := doc/khsend.1 doc/khsend-policy.5
 COMPLETION := completion/khsend.bash
 HOOKS := $(wildcard hooks/*)
 # More files for $(DATADIR) (beside policy.yaml) and for $(LIBEXECDIR); khsend boot adds its own.
-DATA_FILES := data/boot.config
+DATA_FILES := data/boot.config data/compile.config data/kconfig-chase.py
 LIBEXEC_FILES := $(BOOT_INIT)
 # khsend's messages in other languages: po/<lang>.po for each line of po/LINGUAS,
 # built into $(OUT)/locale/, where the khsend beside it finds them.
@@ -165,6 +168,10 @@ build-fuzz:
 # installed man pages are edited on their way to name the installed paths.
 # DATADIR and LIBEXECDIR are therefore fixed below PREFIX.
 MAN_SED := -e 's|/usr/local/share/khsend|$(DATADIR)|g' -e 's|/usr/local/lib/khsend|$(LIBEXECDIR)|g'
+# PYTHON3 is compiled in (Debian's kconfiglib belongs to that interpreter).
+$(OUT)/python.stamp: FORCE | $(OUT)
+	@echo '$(PYTHON3)' | cmp -s - $@ || echo '$(PYTHON3)' > $@
+$(OUT)/boot/boot-kconfig.o: $(OUT)/python.stamp
 
 install: $(PROG) $(BOOT_INIT) $(MO_FILES)
 	$(INSTALL) -d -m 755 "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)" "$(DESTDIR)$(MANDIR)/man1" \
@@ -226,7 +233,7 @@ ci:
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check ci clean compat demo fuzz install uninstall po pot
+.PHONY: all check ci clean compat demo fuzz install uninstall po pot FORCE
 
 # Benchmarks are not part of the suite: speed goals live here, not in timed tests.
 bench: $(PROG) bench-send

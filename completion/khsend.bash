@@ -217,6 +217,7 @@ _khsend() {
 		_filedir
 		mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -W "$(__khsend_refs)" -- "$cur")
 		;;
+	cache) mapfile -t COMPREPLY < <(compgen -W "list prune" -- "$cur") ;;
 	send)
 		# Files, and the revisions git send-email would format.
 		__khsend_git_send_email "$at" && ((${#COMPREPLY[@]})) && return

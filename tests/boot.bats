@@ -67,6 +67,35 @@ serial_log_of() {
 	sed -n 's/.*(serial log: \(.*\))$/\1/p' <<<"$1" | head -n 1
 }
 
+# A user's kernel checkout of the default tree, kept between runs like the default
+# tree (its build stays warm), on a branch "work" at the packaged commit: $user.
+user_checkout() {
+	user="$KHSEND_TEST_CACHE/boot-user-linux"
+	if [ ! -d "$user/.git" ]; then
+		git clone -q "$DEFAULT_SRC" "$user.tmp"
+		mv "$user.tmp" "$user"
+	fi
+	git -C "$user" checkout -q -f -B work "$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)"
+	git -C "$user" clean -q -f -d
+	git -C "$user" config user.name "$GIT_AUTHOR_NAME"
+	git -C "$user" config user.email "$GIT_AUTHOR_EMAIL"
+}
+
+# A series in a scratch repository holding these files of the default tree:
+# scratch_series DIR FILE... ; then make_commit in DIR and git format-patch.
+scratch_repo() {
+	local dir=$1 f
+	shift
+	mkdir "$dir"
+	git -C "$dir" init -q
+	for f in "$@"; do
+		mkdir -p "$dir/$(dirname "$f")"
+		git -C "$DEFAULT_SRC" show "refs/khsend/base:$f" > "$dir/$f" || return 1
+	done
+	git -C "$dir" add -A
+	git -C "$dir" commit -q -m base
+}
+
 @test "khsend setup prepares the default tree once and is idempotent" {
 	run "$KHSEND" setup
 	assert_success
@@ -94,8 +123,10 @@ serial_log_of() {
 	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/hello.patch"
 	assert_success
 	assert_output --partial 'verdict: PASS'
-	assert_output --partial 'coverage: 1 of 1 touched .c files compiled into the booted kernel'
-	assert_output --partial 'compiled:     init/main.c'
+	assert_line --index 0 --regexp '^khsend boot: the default tree \(linux-source 6.1\), base [0-9a-f]{12} \(linux-source 6.1 as packaged\)$'
+	assert_output --partial 'coverage: 1 of 1 touched files booted, 1 of 1 compiled'
+	assert_output --partial 'booted:       init/main.c'
+	refute_output --partial 'compile-test:'
 	log=$(serial_log_of "$output")
 	run grep -c 'khsend test: a harmless line' "$log"
 	assert_output 1
@@ -126,35 +157,61 @@ serial_log_of() {
 	assert_private_tree_reset "$DEFAULT_SRC"
 }
 
-@test "the symbols that build the touched files are enabled, and coverage says what booted" {
-	# A two-patch series of files tinyconfig leaves out, from the default tree itself.
-	mkdir scratch
-	# shellcheck disable=SC2016 # sed's '$a': append a line
+# A comment on drivers/char/lp.c (PRINTER needs PARPORT, which tinyconfig leaves off)
+# and a change to a driver for another architecture, drivers/char/hw_random/omap-rng.c
+# (HW_RANDOM_OMAP: only with COMPILE_TEST on x86_64): make_driver_series DIR [SED-FOR-OMAP]
+# (kernel/kprobes.c, whose KPROBES needs MODULES, is in the seed's series of make
+# bench-boot: MODULES=y recompiles most of the kernel, too slow a test.)
+# shellcheck disable=SC2016 # sed's '$a': append a line
+make_driver_series() {
+	local dir=$1 omap=${2:-'$a /* khsend test: omap */'}
+	scratch_repo "$dir" drivers/char/lp.c drivers/char/hw_random/omap-rng.c &&
 	(
-		cd scratch && git init -q &&
-		for f in lib/crc8.c drivers/char/lp.c; do
-			mkdir -p "$(dirname "$f")" &&
-			git -C "$DEFAULT_SRC" show "refs/khsend/base:$f" > "$f" || return 1
-		done &&
-		git add -A && git commit -q -m base &&
-		make_commit lib/crc8.c '$a /* khsend test: crc8 */' 'lib/crc8: a comment' &&
+		cd "$dir" &&
 		make_commit drivers/char/lp.c '$a /* khsend test: lp */' 'char/lp: a comment' &&
-		git format-patch -q -2 -o "$BATS_TEST_TMPDIR/series"
+		make_commit drivers/char/hw_random/omap-rng.c "$omap" 'hwrng: omap: a change' &&
+		git format-patch -q -2 -o "$BATS_TEST_TMPDIR/$dir"
 	)
-	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/series"
+}
+
+@test "the Kconfig chase enables each touched file's symbol with its dependencies, and coverage says where each file was compiled" {
+	make_driver_series drivers
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/drivers"
 	assert_success
 	assert_output --partial 'series: 2 patches applied'
-	assert_output --partial ' + CONFIG_CRC8=y'
 	assert_output --partial ' + CONFIG_PRINTER=y'
-	# PRINTER needs PARPORT, which tinyconfig has not: the report says so, and coverage shows it.
-	assert_output --partial 'not enabled: CONFIG_PRINTER=y'
-	assert_output --partial 'coverage: 1 of 2 touched .c files compiled into the booted kernel'
-	assert_output --partial 'compiled:     lib/crc8.c'
-	assert_output --partial 'not compiled: drivers/char/lp.c'
-	# A series of lp.c alone compiles none of the changed code, and says so plainly.
-	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR"/series/0002-*.patch
+	# The dependency chain, from the kernel's own Kconfig (kconfiglib).
+	assert_line '    CONFIG_PRINTER=y needs (and so got): CONFIG_PARPORT=y'
+	# What cannot be on x86_64 says why, and is compiled in the compile-test instead.
+	assert_line --regexp '^    not enabled: CONFIG_HW_RANDOM_OMAP=y \(cannot be on x86_64 here: .*COMPILE_TEST is left off in the booted kernel\)\)$'
+	assert_output --partial 'coverage: 1 of 2 touched files booted, 2 of 2 compiled'
+	assert_line '    booted:       drivers/char/lp.c'
+	assert_line '    compiled:     drivers/char/hw_random/omap-rng.c (compile-test only)'
+	assert_output --regexp 'compile-test: allmodconfig, 1 built, 0 failed, 0 off'
+	assert_output --partial 'verdict: PASS'
+	[ -s "$KHSEND_CACHE_DIR/trees/default/compile/drivers/char/hw_random/omap-rng.o" ]
+	# Without the chase lp.c would not be in the booted kernel: the build compiled it.
+	[ -s "$KHSEND_CACHE_DIR/trees/default/build/drivers/char/lp.o" ]
+	run grep -c -e '^CONFIG_PRINTER=y$' -e '^CONFIG_PARPORT=y$' \
+		"$KHSEND_CACHE_DIR/trees/default/build/.config"
+	assert_output 2
+}
+
+@test "a compile-test catches a syntax error in a driver file the booted kernel does not contain" {
+	make_driver_series broken 's/^static int omap_rng_probe(/static int omap_rng_probe(} /'
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/broken"
+	assert_failure 1
+	assert_output --partial 'compile-test: allmodconfig, 0 built, 1 failed, 0 off'
+	assert_line --regexp '^    not compiled: drivers/char/hw_random/omap-rng.c \(the compile-test FAILED; see .*/compile-test.log\)$'
+	assert_output --partial 'verdict: FAIL: a touched file does not compile in the compile-test (allmodconfig)'
+	assert_output --regexp 'drivers/char/hw_random/omap-rng.c:[0-9]+:[0-9]+: error: '
+	# The booted kernel itself was fine: it has no omap-rng.c.
+	assert_output --partial 'booted:       drivers/char/lp.c'
+	# --compile-test=none: nothing more than the boot (not the verdict cached above).
+	run --separate-stderr "$KHSEND" boot --compile-test=none "$BATS_TEST_TMPDIR/broken"
 	assert_success
-	assert_output --partial 'coverage: NONE of the changed code was compiled into the booted kernel'
+	refute_output --partial 'cached'
+	assert_line '    not compiled: drivers/char/hw_random/omap-rng.c (no compile-test (--compile-test=none))'
 }
 
 @test "a second run of the same series, and a v2 with only a new message, are answered from the cache" {
@@ -255,8 +312,9 @@ serial_log_of() {
 	)
 	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/two.patch"
 	assert_failure 2
-	[[ "$stderr" == *"does not apply"* ]]
+	[[ "$stderr" == *"does not apply to "*" (linux-source 6.1 as packaged) in the default tree"* ]]
 	[[ "$stderr" == *"patch does not apply"* ]]
+	[[ "$stderr" == *"--tree <dir> (or once: git config khsend.tree <dir>)"*"--base <rev>"*"--no-boot"* ]]
 	assert_private_tree_reset "$DEFAULT_SRC"
 	assert_equal "$(git -C "$DEFAULT_SRC" rev-parse HEAD)" \
 		"$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)"
@@ -298,15 +356,7 @@ serial_log_of() {
 }
 
 @test "--tree boots commits of a user's checkout and leaves it bit-identical; base warnings are pre-existing" {
-	# A user's kernel checkout, kept between runs like the default tree (its build stays warm).
-	user="$KHSEND_TEST_CACHE/boot-user-linux"
-	if [ ! -d "$user/.git" ]; then
-		git clone -q "$DEFAULT_SRC" "$user.tmp"
-		mv "$user.tmp" "$user"
-	fi
-	git -C "$user" checkout -q -f -B work "$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)"
-	git -C "$user" config user.name "$GIT_AUTHOR_NAME"
-	git -C "$user" config user.email "$GIT_AUTHOR_EMAIL"
+	user_checkout
 	# The user's base already warns; the series on top only adds a line.  (commit -a and
 	# add -f: Debian's top-level .gitignore ignores every path, tracked ones included.)
 	sed -i -e "$(after_sysctl_args 'WARN_ON(1);')" "$user/init/main.c"
@@ -333,7 +383,7 @@ serial_log_of() {
 	run --separate-stderr "$KHSEND" boot --tree "$user" HEAD~1..HEAD
 	cd "$BATS_TEST_TMPDIR"
 	assert_success
-	assert_output --partial "khsend boot: $user, base $(git -C "$user" rev-parse --short=12 HEAD~1)"
+	assert_line --index 0 "khsend boot: $user (--tree), base $(git -C "$user" rev-parse --short=12 HEAD~1) (the parent of the series' first commit)"
 	assert_output --partial 'verdict: PASS'
 	assert_output --partial 'pre-existing'
 	assert_output --regexp 'WARNING: CPU: 0 PID: 1 at init/main.c'
@@ -382,4 +432,85 @@ serial_log_of() {
 	run --separate-stderr "$KHSEND" boot cover.patch
 	assert_failure 2
 	[[ "$stderr" == *"no patch to apply"* ]]
+}
+
+# "Mainline": a commit the packaged tree lacks, which the series depends on.
+make_mainline_series() {
+	user_checkout
+	sed -i -e "$(after_sysctl_args 'pr_info("khsend test: mainline\\n");')" "$user/init/main.c"
+	git -C "$user" commit -q -a -m 'init: a line of mainline'
+	sed -i -e 's/khsend test: mainline/khsend test: mainline and the series/' "$user/init/main.c"
+	git -C "$user" commit -q -a -m 'init: the series'
+	git -C "$user" format-patch -q -1 --base=HEAD~1 --stdout > "$BATS_TEST_TMPDIR/on-mainline.patch"
+	# The same patch as made in another clone (format-patch --zero-commit): nothing
+	# in it names a commit of this one, and without a base-commit line...
+	sed -e '/^base-commit: /d' -e '1s/^From [0-9a-f]\{40\} /From 0000000000000000000000000000000000000000 /' \
+		"$BATS_TEST_TMPDIR/on-mainline.patch" > "$BATS_TEST_TMPDIR/no-base.patch"
+	# ... or with the base-commit line of a commit this clone never had.
+	sed -e 's/^base-commit: .*/base-commit: 5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e/' \
+		-e '1s/^From [0-9a-f]\{40\} /From 0000000000000000000000000000000000000000 /' \
+		"$BATS_TEST_TMPDIR/on-mainline.patch" > "$BATS_TEST_TMPDIR/elsewhere.patch"
+	run grep -c -e '^From 0\{40\} ' -e '^base-commit: ' "$BATS_TEST_TMPDIR/no-base.patch"
+	assert_output 1
+	git -C "$user" reset -q --hard HEAD~1
+}
+
+@test "inside a kernel checkout a series boots there, on the base it names, a commit the packaged tree lacks" {
+	make_mainline_series
+	mainline=$(git -C "$user" rev-parse HEAD)
+	# The user went on working: a commit of theirs changes the same line.
+	sed -i -e 's/khsend test: mainline/khsend test: the user'"'"'s own/' "$user/init/main.c"
+	git -C "$user" commit -q -a -m 'init: the user goes on'
+	before=$(git -C "$user" rev-parse HEAD; git -C "$user" status --porcelain)
+	cd "$user"
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/on-mainline.patch"
+	assert_success
+	assert_line --index 0 "khsend boot: $user (the repository you are in), base ${mainline:0:12} (the series' base-commit line)"
+	assert_output --partial 'verdict: PASS'
+	run grep -c 'khsend test: mainline and the series' "$(serial_log_of "$output")"
+	assert_output 1
+	# Without the base-commit line: not HEAD (it does not apply there) but the newest
+	# commit with init/main.c as the series expects it.  The same source: the cached verdict.
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/no-base.patch"
+	assert_success
+	assert_line --index 0 "khsend boot: $user (the repository you are in), base ${mainline:0:12} (the newest commit with the files as the series expects them)"
+	assert_output --partial 'cached'
+	[[ "$stderr" == *"does not apply to HEAD of '$user'; it does to ${mainline:0:12}"* ]]
+	assert_equal "$(git -C "$user" rev-parse HEAD; git -C "$user" status --porcelain)" "$before"
+}
+
+@test "a series that applies nowhere in the kernel checkout says which tree and bases were tried and what to do" {
+	make_mainline_series
+	cd "$user"
+	git reset -q --hard HEAD~1
+	head=$(git rev-parse --short=12 HEAD)
+	# The packaged tree is all this checkout has: the mainline line is nowhere.
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/no-base.patch"
+	assert_failure 2
+	[[ "$stderr" == *"the series does not apply to $head (HEAD) in $user (the repository you are in)"* ]]
+	[[ "$stderr" == *"--tree <dir> (or once: git config khsend.tree <dir>)"* ]]
+	[[ "$stderr" == *"--base <rev> a commit of it; --no-boot sends without the boot"* ]]
+	# With the base-commit line of a commit it does not have, it says so too.
+	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/elsewhere.patch"
+	assert_failure 2
+	[[ "$stderr" == *"the series was written on 5ca1ab1e5ca1 (its base-commit line), which $user does not have"* ]]
+	[[ "$stderr" == *"--base <rev> a commit of it; --no-boot sends without the boot"* ]]
+	assert_equal "$(git status --porcelain)" ''
+}
+
+@test "khsend --dry-run does not boot, and --dry-run --boot does" {
+	make_patch hello "$(after_sysctl_args 'pr_info("khsend test: a harmless line\\n");')"
+	cd linux
+	# An empty cache: a boot would have to lay out a tree in it.
+	KHSEND_CACHE_DIR="$BATS_TEST_TMPDIR/empty-cache" run --separate-stderr \
+		khsend --dry-run --to=list@example.org --confirm=never "$BATS_TEST_TMPDIR/hello.patch"
+	assert_success
+	assert_output --partial 'Dry-OK'
+	refute_output --partial 'khsend boot'
+	[ ! -e "$BATS_TEST_TMPDIR/empty-cache/trees" ]
+	run --separate-stderr khsend --dry-run --boot --to=list@example.org --confirm=never \
+		"$BATS_TEST_TMPDIR/hello.patch"
+	assert_success
+	assert_output --partial 'verdict: PASS'
+	assert_output --partial 'Dry-OK'
 }

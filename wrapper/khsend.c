@@ -38,6 +38,7 @@ static const struct command commands[] = {
 	{ "check", cmd_check, "check a series against the policy" },
 	{ "boot", cmd_boot, "build the series into a kernel and boot it in QEMU" },
 	{ "setup", cmd_setup, "prepare the default kernel tree for khsend boot" },
+	{ "cache", cmd_cache, "list or prune what khsend boot keeps (kernel trees, builds, logs)" },
 	{ "explain", cmd_explain, "explain one policy entry (the joke behind it)" },
 	{ "policy", cmd_policy, "validate, list or export (for spell checkers) the policy" },
 	{ "scan", cmd_scan, "find where each policy entry occurs in a source tree" },

@@ -56,6 +56,7 @@ int cmd_reply(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_scan(int argc, const char **argv);
 int cmd_setup(int argc, const char **argv);
+int cmd_cache(int argc, const char **argv);
 
 /* The hidden entry points git send-email and b4 call back into; -1 if `name` is not theirs. */
 int send_hook(const char *name, int argc, const char **argv);

@@ -5,11 +5,17 @@
 #   cold  - a first run after 'khsend setup': no build directory, empty ccache
 #   warm  - the next series on the same tree: only what it touches is rebuilt
 #   cached - the same series again: answered from the result cache
+#   seed   - the seed's 31-file series rebuilt on 6.1 (tests/bench/seed-series.py):
+#            its symbols chased on, built, booted, the rest compile-tested
+#   seed-all - the same with --compile-test=all: all 31 files compiled again
+#            in the compile-test's (now warm) allmodconfig directory
 #
-# Each row splits the run into config, build and boot (khsend's own stage
-# times).  Targets on 2 cores: warm <= 60 s, cold <= 5 min.  The default
-# tree is extracted once into $KHSEND_BENCH_CACHE and kept (setup is timed
-# only when it has to run).
+# Each row splits the run into config, build and boot, and the compile-test's
+# config and compile (khsend's own stage times); the seed rows then give
+# their coverage.  Targets on 2 cores: warm <= 15 s, cold <= 4 min, the
+# compile-test of 31 files <= 60 s warm.  The default tree is extracted
+# once into $KHSEND_BENCH_CACHE and kept (setup is timed only when it has
+# to run).
 set -euo pipefail
 
 KHSEND=${KHSEND:?set KHSEND to the khsend binary}
@@ -45,11 +51,12 @@ make_patch() {
 	)
 }
 
-# run NAME PATCH: one khsend boot, its wall time and stage times
+# run NAME PATCH [OPTION...]: one khsend boot, its wall time and stage times
 run() {
-	local name=$1 patch=$2 t0 t1 wall cfg bld boot
+	local name=$1 patch=$2 t0 t1 wall cfg bld boot ctcfg ct
+	shift 2
 	t0=$(now)
-	"$KHSEND" boot "$patch" > "$work/$name.out" 2> "$work/$name.err" || {
+	"$KHSEND" boot "$@" "$patch" > "$work/$name.out" 2> "$work/$name.err" || {
 		cat "$work/$name.out" "$work/$name.err" >&2
 		echo "bench: khsend boot failed" >&2
 		exit 1
@@ -60,7 +67,10 @@ run() {
 	cfg=$(stage config)
 	bld=$(stage build)
 	boot=$(stage boot)
-	printf '%-7s %8.1f %8s %8s %8s' "$name" "$wall" "${cfg:--}" "${bld:--}" "${boot:--}"
+	ctcfg=$(stage 'compile-test config')
+	ct=$(stage compile-test)
+	printf '%-8s %8.1f %8s %8s %8s %8s %8s' "$name" "$wall" "${cfg:--}" "${bld:--}" "${boot:--}" \
+		"${ctcfg:--}" "${ct:--}"
 	if [ -n "$bld" ]; then
 		printf '   build %3.0f%%  boot %3.0f%%' "$(echo "100 * $bld / $wall" | bc -l)" \
 			"$(echo "100 * ${boot:-0} / $wall" | bc -l)"
@@ -76,7 +86,13 @@ make_patch warm "khsend bench: warm"
 rm -rf "$tree/build" "$tree/results" "$tree/base" "$KHSEND_CACHE_DIR/ccache"
 
 echo "khsend boot, one-file series, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
-printf '%-7s %8s %8s %8s %8s\n' run wall/s config/s build/s boot/s
+printf '%-8s %8s %8s %8s %8s %8s %8s\n' run wall/s config/s build/s boot/s ct-cfg/s ct/s
 run cold "$work/cold.patch"
 run warm "$work/warm.patch"
 run cached "$work/warm.patch"
+python3 "$(dirname "$0")/seed-series.py" "$tree/src/.git" "$work/seed.patch"
+run seed "$work/seed.patch"
+run seed-all "$work/seed.patch" --compile-test=all
+for name in seed seed-all; do
+	echo "$name: $(grep -E '^  (coverage|compile-test):' "$work/$name.out" | sed 's/ (log: .*//' | paste -sd ';')"
+done

@@ -39,9 +39,11 @@ make_tick(void *data)
 {
 	struct make_progress *mp = data;
 
-	if (mp->stage)
+	if (mp->stage && mp->compiled)
 		progress_update("%u files compiled%s%s", mp->compiled, *mp->last ? ", now " : "",
 				mp->last);
+	else if (mp->stage)
+		progress_update("make is running");
 }
 
 /* The environment make gets: ours, less whatever would steer kbuild elsewhere. */
@@ -78,20 +80,21 @@ have_ccache(void)
 }
 
 int
-run_make(const struct boot_tree *t, const char *target, int log_fd, const char *stage,
-	 struct build_stats *st)
+run_make_in(const struct boot_tree *t, const struct make_job *job, struct build_stats *st)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct make_progress mp = { stage, 0, "" };
-	struct watch w = { log_fd, NULL, -1, make_line, make_tick, &mp };
+	struct make_progress mp = { job->stage, 0, "" };
+	struct watch w = { job->log_fd, NULL, -1, make_line, make_tick, &mp };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	double start = monotonic_seconds();
 	enum watch_end end;
 	int outcome;
 
 	strvec_pushl(&cp.args, "make", "-C", t->src, NULL);
-	strvec_pushf(&cp.args, "O=%s", t->build);
+	strvec_pushf(&cp.args, "O=%s", job->build ? job->build : t->build);
 	strvec_pushf(&cp.args, "-j%ld", ncpu > 0 ? ncpu : 1);
+	if (job->keep_going)
+		strvec_push(&cp.args, "-k");
 	strvec_push(&cp.args, "ARCH=x86_64");
 	if (have_ccache()) {
 		strvec_push(&cp.args, "CC=ccache gcc");
@@ -102,8 +105,10 @@ run_make(const struct boot_tree *t, const char *target, int log_fd, const char *
 		 */
 		strvec_push(&cp.args, "KCFLAGS=-fmacro-prefix-map=../src/=");
 	}
-	strvec_push(&cp.args, target);
+	strvec_pushv(&cp.args, job->targets);
 	make_env(&cp, t->cache);
+	if (job->env)
+		strvec_pushv(&cp.env, job->env);
 	end = watch_command(&cp, &w, &outcome);
 	if (st) {
 		st->compiled += mp.compiled;
@@ -112,6 +117,16 @@ run_make(const struct boot_tree *t, const char *target, int log_fd, const char *
 	if (end != WATCH_EXITED)
 		return -1;
 	return outcome ? 1 : 0;
+}
+
+int
+run_make(const struct boot_tree *t, const char *target, int log_fd, const char *stage,
+	 struct build_stats *st)
+{
+	const char *targets[] = { target, NULL };
+	struct make_job job = { NULL, targets, NULL, 0, log_fd, stage };
+
+	return run_make_in(t, &job, st);
 }
 
 void

@@ -4,10 +4,11 @@
  * A touched file counts as booted when an object linked into vmlinux was
  * compiled from it: kbuild's .<obj>.o.cmd files list each object's
  * source and every file it #included (kernel/sched/topology.c, for one,
- * is compiled only inside kernel/sched/build_utility.o), and the linked
- * objects are the members of vmlinux.a and the lib.a archives.  Stale
- * .cmd files from an earlier config are harmless: only linked objects
- * are looked at.
+ * is compiled only inside kernel/sched/build_utility.o; a header, inside
+ * every file that includes it), and the linked objects are the members of
+ * vmlinux.a and the lib.a archives.  Stale .cmd files from an earlier
+ * config are harmless: only linked objects are looked at.  The
+ * compile-test's objects are read the same way.
  */
 #define _GNU_SOURCE
 #include "boot/boot-internal.h"
@@ -107,7 +108,7 @@ scan_cmd_file(const char *build_real, const char *cmd_path, char **want, size_t 
 		while (end > tok && (end[-1] == ' ' || end[-1] == '\\' || end[-1] == '\t'))
 			end--;
 		if (end - tok < 3 || memchr(tok, ' ', (size_t)(end - tok)) ||
-		    !(end[-2] == '.' && (end[-1] == 'c' || end[-1] == 'S')))
+		    !(end[-2] == '.' && (end[-1] == 'c' || end[-1] == 'S' || end[-1] == 'h')))
 			continue;
 		*end = '\0';
 		if (tok[0] == '/') {
@@ -127,27 +128,28 @@ scan_cmd_file(const char *build_real, const char *cmd_path, char **want, size_t 
 }
 
 int
-coverage_compute(const char *src, const char *build, const struct strvec *touched,
-		 struct coverage *cov)
+coverage_mark(const char *src, const char *build, const struct strvec *objects,
+	      const struct strvec *touched, int *hit)
 {
 	static const char *const archives[] = { "vmlinux.a", "lib/lib.a", "arch/x86/lib/lib.a", NULL };
 	struct strvec members = STRVEC_INIT;
 	char src_real[PATH_MAX], build_real[PATH_MAX];
 	char **want;
-	int *hit, rc = 0;
+	int rc = 0;
 
 	if (!touched->nr)
 		return 0;
 	if (!realpath(src, src_real) || !realpath(build, build_real))
 		return error_errno("cannot resolve '%s'", build);
-	for (size_t i = 0; archives[i] && !rc; i++)
+	if (objects)
+		strvec_pushv(&members, objects->v);
+	for (size_t i = 0; !objects && archives[i] && !rc; i++)
 		rc = archive_members(build_real, archives[i], &members);
 	if (rc) {
 		strvec_clear(&members);
 		return -1;
 	}
 	want = xcalloc(touched->nr, sizeof(*want));
-	hit = xcalloc(touched->nr, sizeof(*hit));
 	for (size_t i = 0; i < touched->nr; i++) {
 		char *full = xstrfmt("%s/%s", src_real, touched->v[i]);
 
@@ -169,19 +171,9 @@ coverage_compute(const char *src, const char *build, const struct strvec *touche
 		}
 		free(obj);
 	}
-	for (size_t i = 0; i < touched->nr; i++) {
-		strvec_push(hit[i] ? &cov->compiled : &cov->not_compiled, touched->v[i]);
+	for (size_t i = 0; i < touched->nr; i++)
 		free(want[i]);
-	}
 	free(want);
-	free(hit);
 	strvec_clear(&members);
 	return 0;
-}
-
-void
-coverage_release(struct coverage *cov)
-{
-	strvec_clear(&cov->compiled);
-	strvec_clear(&cov->not_compiled);
 }

@@ -77,6 +77,8 @@ struct boot_tree {
 /* $KHSEND_CACHE_DIR, khsend.cacheDir, $XDG_CACHE_HOME/khsend or ~/.cache/khsend. */
 void boot_cache_root(struct strbuf *out);
 
+/* Does dir hold a kernel source tree khsend can configure and build? */
+int is_kernel_tree(const char *dir);
 /* Lay out (and lock) the cache directory of the default tree or of --tree. */
 int tree_open(struct boot_tree *t, const char *cache, const char *user_tree);
 /* Take the tree's lock, waiting (interruptibly) for another run to finish. */
@@ -91,9 +93,39 @@ int tree_reset(const struct boot_tree *t, const char *commit);
 int tree_apply(const struct boot_tree *t, const struct strvec *mails, struct strbuf *why);
 /* Run git in the private tree and keep its stdout (trimmed); 0 or -1 reported. */
 int tree_git_capture(const struct boot_tree *t, struct strbuf *out, ...);
+/* The same with the arguments in a vector; quiet: a failure is not reported. */
+int tree_git_capturev(const struct boot_tree *t, struct strbuf *out, const struct strvec *args,
+		      int quiet);
 void tree_release(struct boot_tree *t);
 /* The environment every git child gets in a private tree: no user config, fixed identity. */
 void private_git_env(struct child_process *cp);
+
+/* ---- boot-base.c: the commit the series is applied on ---- */
+
+struct base_choice {
+	struct strbuf oid;	/* the full commit id */
+	const char *how;	/* for the report: "--base", "HEAD", ... */
+	int may_search;		/* HEAD by default: older commits may be tried */
+	int applied;		/* the private tree was moved off its last state */
+	struct strvec tried;	/* "<id> (<how>)" of each base git am was tried on */
+	char *missing_line;	/* a base-commit line naming a commit the tree lacks */
+};
+
+#define BASE_CHOICE_INIT { STRBUF_INIT, NULL, 0, 0, STRVEC_INIT, NULL }
+
+struct series;
+/* --base (rev), else the series' own base, else HEAD or the default tree's commit; 0 or -1. */
+int base_choose(const struct boot_tree *t, const char *rev, const struct series *s,
+		struct base_choice *b);
+/*
+ * git am the mails on b->oid in the private tree; when that fails and
+ * b->may_search, on the newest older commits with the series' files as it
+ * expects them (b->oid and b->how then name the one used).  0 applied,
+ * 1 not (why: git's words for the first base), -1 error or interrupted.
+ */
+int base_apply(const struct boot_tree *t, const struct series *s, const struct strvec *mails,
+	       const char *scratch, struct base_choice *b, struct strbuf *why);
+void base_choice_release(struct base_choice *b);
 
 /* ---- boot-kconfig.c: the Kconfig symbols that build a file, and the config ---- */
 
@@ -103,8 +135,20 @@ void private_git_env(struct child_process *cp);
  * 1: a rule was found (no symbols: always built); 0: none was found.
  */
 int kconfig_symbols_for(const char *src, const char *path, struct strvec *symbols);
-/* tinyconfig, merge_config.sh with the fragment, olddefconfig; 0, 1 failed (log), -1 error. */
-int kconfig_make_config(const struct boot_tree *t, const char *fragment, int log_fd);
+/*
+ * tinyconfig, merge_config.sh with the fragment, olddefconfig; then each
+ * wanted symbol still off is chased with its dependencies (kconfiglib,
+ * data/kconfig-chase.py), its lines ("ok SYM DEP..." / "fail SYM why")
+ * into `chased`, and the result merged and settled by olddefconfig.
+ * Skipped when build/.config was made for the same `stamp` (base,
+ * fragment, compiler).  0, 1 failed (see the log), -1 error.
+ */
+int kconfig_make_config(const struct boot_tree *t, const char *fragment, const struct strvec *wanted,
+			const char *stamp, struct strvec *chased, int log_fd);
+/* CONFIG_<sym> in build/.config: 2 =y, 1 =m, 0 off, -1 no .config. */
+int kconfig_state(const char *build, const char *sym);
+/* A .c file in the same directory that #includes the header `path` (malloc()ed), or NULL. */
+char *kconfig_includer(const char *src, const char *path);
 /* Push each "CONFIG_X=y" of the fragment that the final .config does not have. */
 void kconfig_unmet(const char *build, const char *fragment, struct strvec *unmet);
 
@@ -118,21 +162,53 @@ struct build_stats {
 /* make -C src O=build <target>: 0, 1 failed (see the log), -1 interrupted or error. */
 int run_make(const struct boot_tree *t, const char *target, int log_fd, const char *stage,
 	     struct build_stats *st);
+
+struct make_job {
+	const char *build;		/* the O= directory; NULL: the tree's build/ */
+	const char **targets;		/* NULL-terminated */
+	const char **env;		/* more "VAR=value" for make, NULL-terminated, or NULL */
+	int keep_going;			/* make -k: every target that can be built is */
+	int log_fd;
+	const char *stage;		/* the progress line's stage, or NULL for none */
+};
+
+/* The same with more say over make; the same answers. */
+int run_make_in(const struct boot_tree *t, const struct make_job *job, struct build_stats *st);
 /* The lines of a failed build worth showing: the first errors and their context. */
 void build_failure_excerpt(const char *log_path, struct strbuf *out);
 
 /* ---- boot-coverage.c: which touched files the booted kernel was built from ---- */
 
-struct coverage {
-	struct strvec compiled;		/* touched .c files in the kernel */
-	struct strvec not_compiled;
+/*
+ * Set hit[i] for each touched file (a path in src) that one of `objects`
+ * (paths in build; NULL: the objects linked into vmlinux) was compiled
+ * from or #included.  0, or -1 (reported).
+ */
+int coverage_mark(const char *src, const char *build, const struct strvec *objects,
+		  const struct strvec *touched, int *hit);
+
+/* ---- boot-compile.c: the compile-test ---- */
+
+struct compile_test {
+	struct strvec objects;		/* in: the objects to build (dir/x.o) */
+	struct strvec built;		/* out: those that were built */
+	struct strvec failed;		/* out: those that were not */
+	struct strvec off;		/* out: "dir/x.o\tCONFIG_X" not even allmodconfig builds */
+	struct build_stats st;
+	char *log;			/* the log of make */
+	char *build;			/* the compile-test's O= directory */
 };
 
-#define COVERAGE_INIT { STRVEC_INIT, STRVEC_INIT }
+#define COMPILE_TEST_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, { 0, 0 }, NULL, NULL }
 
-int coverage_compute(const char *src, const char *build, const struct strvec *touched,
-		     struct coverage *cov);
-void coverage_release(struct coverage *cov);
+/*
+ * Configure t->dir/compile as allmodconfig with data/compile.config (again
+ * only when `stamp` changed) and make each object there, make -k.
+ * 0 (each object built or failed, see ct), -1 error or interrupted.
+ */
+int compile_test_run(const struct boot_tree *t, const char *stamp, const char *log_dir,
+		     struct compile_test *ct);
+void compile_test_release(struct compile_test *ct);
 
 /* ---- boot-initramfs.c ---- */
 

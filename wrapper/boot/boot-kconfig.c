@@ -15,12 +15,14 @@
  */
 #define _GNU_SOURCE
 #include "boot/boot-internal.h"
+#include "lib/path.h"
 #include "lib/usage.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_DEPTH 24
 
@@ -372,39 +374,186 @@ symbols_for(const char *src, const char *path, struct strvec *symbols, int depth
 	return ret;
 }
 
+char *
+kconfig_includer(const char *src, const char *path)
+{
+	struct strvec ignored = STRVEC_INIT;
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), *found = NULL;
+
+	if (slash) {
+		*slash = '\0';
+		found = find_includer(src, dir, slash + 1, &ignored);
+	}
+	strvec_clear(&ignored);
+	free(dir);
+	return found;
+}
+
 int
 kconfig_symbols_for(const char *src, const char *path, struct strvec *symbols)
 {
 	return symbols_for(src, path, symbols, 0);
 }
 
-int
-kconfig_make_config(const struct boot_tree *t, const char *fragment, int log_fd)
+/* scripts/kconfig/merge_config.sh -m: the fragment onto build/.config, nothing settled yet. */
+static int
+merge_fragment(const char *src, const char *build, const char *fragment, int log_fd)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct watch w = { log_fd, NULL, -1, NULL, NULL, NULL };
-	char *config = xstrfmt("%s/.config", t->build);
-	char *script = xstrfmt("%s/scripts/kconfig/merge_config.sh", t->src);
+	char *config = xstrfmt("%s/.config", build);
+	char *script = xstrfmt("%s/scripts/kconfig/merge_config.sh", src);
 	enum watch_end end;
-	int rc, outcome;
+	int outcome, rc = 0;
 
-	rc = run_make(t, "tinyconfig", log_fd, NULL, NULL);
-	if (rc)
-		goto out;
-	/* -m: merge only; olddefconfig below settles the dependencies. */
-	strvec_pushl(&cp.args, script, "-m", "-O", t->build, config, fragment, NULL);
+	strvec_pushl(&cp.args, script, "-m", "-O", build, config, fragment, NULL);
 	strvec_pushl(&cp.env, "LC_ALL=C", "KCONFIG_CONFIG", NULL);
-	cp.dir = t->build;
+	cp.dir = build;
 	end = watch_command(&cp, &w, &outcome);
 	if (end == WATCH_INTERRUPTED || end == WATCH_NOT_STARTED)
 		rc = -1;
 	else if (outcome)
 		rc = 1;
-	if (!rc)
-		rc = run_make(t, "olddefconfig", log_fd, NULL, NULL);
-out:
 	free(config);
 	free(script);
+	return rc;
+}
+
+/* Is CONFIG_<sym> =y (or, with module, =m as well) in this .config text (a leading newline)? */
+static int
+config_has(const struct strbuf *config, const char *sym, int module)
+{
+	char *y = xstrfmt("\nCONFIG_%s=y\n", sym), *m = xstrfmt("\nCONFIG_%s=m\n", sym);
+	int found = strstr(config->buf, y) || (module && strstr(config->buf, m));
+
+	free(y);
+	free(m);
+	return found;
+}
+
+int
+kconfig_state(const char *build, const char *sym)
+{
+	struct strbuf config = STRBUF_INIT;
+	char *path = xstrfmt("%s/.config", build);
+	int state = -1;
+
+	strbuf_addch(&config, '\n');
+	if (strbuf_read_file(&config, path, 0) >= 0)
+		state = config_has(&config, sym, 0) ? 2 : config_has(&config, sym, 1) ? 1 : 0;
+	strbuf_release(&config);
+	free(path);
+	return state;
+}
+
+/* The environment the kernel's Makefile gives scripts/kconfig/conf, for kconfiglib. */
+static void
+kconfig_env(struct child_process *cp, const char *src)
+{
+	struct child_process gcc = CHILD_PROCESS_INIT;
+	struct strbuf version = STRBUF_INIT;
+
+	strvec_pushl(&gcc.args, "gcc", "--version", NULL);
+	strvec_push(&gcc.env, "LC_ALL=C");
+	capture_command(&gcc, &version);
+	strbuf_setlen(&version, strchrnul(version.buf, '\n') - version.buf);
+	strvec_pushf(&cp->env, "srctree=%s", src);
+	strvec_pushl(&cp->env, "ARCH=x86_64", "SRCARCH=x86", "CC=gcc", "LD=ld", "HOSTCC=gcc",
+		     "HOSTCXX=g++", "KERNELVERSION=khsend", "LC_ALL=C", "KCONFIG_CONFIG",
+		     "KCONFIG_ALLCONFIG", "CROSS_COMPILE", "LLVM", NULL);
+	strvec_pushf(&cp->env, "CC_VERSION_TEXT=%s", version.buf);
+	strbuf_release(&version);
+}
+
+/*
+ * kconfiglib (data/kconfig-chase.py) turns on each wanted symbol that
+ * olddefconfig left off, with what it depends on; its assignments go to
+ * `out` (a fragment) and its verdict per symbol, one line each, to `lines`.
+ */
+static int
+chase(const struct boot_tree *t, const struct strvec *wanted, const char *out,
+      struct strvec *lines, int log_fd)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf stdout_buf = STRBUF_INIT, err = STRBUF_INIT;
+	char *script = shipped_file(INSTALLED_DATA, "kconfig-chase.py", "../data/kconfig-chase.py");
+	char *config = xstrfmt("%s/.config", t->build);
+	int rc;
+
+	strvec_pushl(&cp.args, KHSEND_PYTHON, script, "--exclude", "COMPILE_TEST", config, out, NULL);
+	strvec_pushv(&cp.args, wanted->v);
+	kconfig_env(&cp, t->src);
+	cp.dir = t->src;
+	cp.new_process_group = 1;
+	rc = pipe_command(&cp, NULL, 0, &stdout_buf, &err);
+	/* The log is a copy: a short write loses nothing the report needs. */
+	if (log_fd >= 0 && write(log_fd, err.buf, err.len) >= 0)
+		(void)!write(log_fd, stdout_buf.buf, stdout_buf.len);
+	if (rc) {
+		strbuf_trim(&err);
+		rc = boot_interrupted ? -1
+				      : error("the Kconfig dependency chase (%s) failed%s%s", script,
+					      err.len ? ":\n" : "", err.buf);
+	} else {
+		for (char *p = stdout_buf.buf; *p;) {
+			char *nl = strchrnul(p, '\n');
+
+			if (nl > p)
+				strvec_push_nodup(lines, xstrndup(p, (size_t)(nl - p)));
+			p = *nl ? nl + 1 : nl;
+		}
+	}
+	strbuf_release(&stdout_buf);
+	strbuf_release(&err);
+	free(script);
+	free(config);
+	return rc;
+}
+
+int
+kconfig_make_config(const struct boot_tree *t, const char *fragment, const struct strvec *wanted,
+		    const char *stamp, struct strvec *chased, int log_fd)
+{
+	char *stamp_path = xstrfmt("%s/.khsend-config", t->build);
+	char *chase_path = xstrfmt("%s/.khsend-chase", t->build);
+	char *chase_config = xstrfmt("%s/.khsend-chase.config", t->build);
+	struct strbuf have = STRBUF_INIT, lines = STRBUF_INIT;
+	struct strvec missing = STRVEC_INIT;
+	int rc;
+
+	/* The same base, fragment and compiler as last time: the same .config. */
+	if (strbuf_read_file(&have, stamp_path, 0) >= 0 && !strcmp(have.buf, stamp) &&
+	    read_list_file(chase_path, chased) == 0 && kconfig_state(t->build, "64BIT") == 2) {
+		rc = 0;
+		goto out;
+	}
+	strvec_clear(chased);
+	unlink(stamp_path);
+	rc = run_make(t, "tinyconfig", log_fd, "config", NULL);
+	if (!rc)
+		rc = merge_fragment(t->src, t->build, fragment, log_fd);
+	if (!rc)
+		rc = run_make(t, "olddefconfig", log_fd, "config", NULL);
+	for (size_t i = 0; !rc && i < wanted->nr; i++)
+		if (kconfig_state(t->build, wanted->v[i]) != 2)
+			strvec_push(&missing, wanted->v[i]);
+	if (!rc && missing.nr) {
+		rc = chase(t, &missing, chase_config, chased, log_fd);
+		if (!rc)
+			rc = merge_fragment(t->src, t->build, chase_config, log_fd);
+		if (!rc)
+			rc = run_make(t, "olddefconfig", log_fd, "config", NULL);
+	}
+	if (!rc && (write_list_file(chase_path, chased) ||
+		    write_file_buf(stamp_path, stamp, strlen(stamp))))
+		rc = -1;
+out:
+	free(stamp_path);
+	free(chase_path);
+	free(chase_config);
+	strbuf_release(&have);
+	strbuf_release(&lines);
+	strvec_clear(&missing);
 	return rc;
 }
 

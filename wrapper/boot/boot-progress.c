@@ -2,7 +2,9 @@
 /*
  * boot-progress: minutes of make are shown as one line that updates in
  * place on a terminal; a log or a CI job gets one line when a stage
- * starts and one when it ends instead of a stream of carriage returns.
+ * starts, one every PLAIN_EVERY seconds while it runs (its elapsed time
+ * and kbuild's count) and one when it ends, instead of a stream of
+ * carriage returns.
  */
 #define _GNU_SOURCE
 #include "boot/boot-internal.h"
@@ -11,6 +13,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
+
+/* Seconds between two progress lines when stderr is not a terminal. */
+#define PLAIN_EVERY 30
 
 static const char *current;
 static double started;
@@ -59,7 +64,21 @@ progress_update(const char *fmt, ...)
 	double now = monotonic_seconds();
 	va_list ap;
 
-	if (!on_terminal() || now - last_update < 0.25)
+	if (!on_terminal()) {
+		struct strbuf sb = STRBUF_INIT;
+		double elapsed = now - started;
+
+		if (now - (last_update ? last_update : started) < PLAIN_EVERY)
+			return;
+		last_update = now;
+		va_start(ap, fmt);
+		strbuf_vaddf(&sb, fmt, ap);
+		va_end(ap);
+		note("%s: %s (%d:%02d)", current, sb.buf, (int)elapsed / 60, (int)elapsed % 60);
+		strbuf_release(&sb);
+		return;
+	}
+	if (now - last_update < 0.25)
 		return;
 	last_update = now;
 	va_start(ap, fmt);

@@ -39,7 +39,7 @@ results_key(struct strbuf *key, const char *tree_id, const char *fragment, const
 {
 	struct strbuf in = STRBUF_INIT;
 
-	strbuf_addf(&in, "khsend boot result v1\ntree %s\nparams %s\nfragment\n%s", tree_id, params,
+	strbuf_addf(&in, "khsend boot result v2\ntree %s\nparams %s\nfragment\n%s", tree_id, params,
 		    fragment);
 	hash_hex(key, in.buf, in.len);
 	strbuf_release(&in);

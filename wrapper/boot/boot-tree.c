@@ -73,19 +73,20 @@ private_git_env(struct child_process *cp)
 		     "GIT_COMMITTER_DATE=" KHSEND_IDENT_DATE, NULL);
 }
 
-/* Run git with the private environment; 0, or -1 with git's own words shown. */
+/*
+ * Run git with the private environment in dir: 0, or -1 with git's own
+ * words shown (quiet: not shown; a probe whose failure is an answer).
+ */
 static int
-vrun_git(const char *dir, struct strbuf *out, va_list ap)
+run_gitv(const char *dir, struct strbuf *out, const struct strvec *args, int quiet)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf err = STRBUF_INIT, own = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct strbuf *sink = out ? out : &own;
-	const char *arg;
 	int rc;
 
 	strvec_push(&cp.args, "git");
-	while ((arg = va_arg(ap, const char *)))
-		strvec_push(&cp.args, arg);
+	strvec_pushv(&cp.args, args->v);
 	/* For the message: the command as typed (pipe_command() clears cp.args). */
 	for (size_t i = 0; i < cp.args.nr; i++)
 		strbuf_addf(&cmd, "%s%s", i ? " " : "", cp.args.v[i]);
@@ -94,7 +95,7 @@ vrun_git(const char *dir, struct strbuf *out, va_list ap)
 	/* Out of the terminal's reach: a Ctrl-C lets it finish, then we reset. */
 	cp.new_process_group = 1;
 	rc = pipe_command(&cp, NULL, 0, sink, &err);
-	if (rc) {
+	if (rc && !quiet) {
 		strbuf_trim(&err);
 		error("'%s' in '%s' failed%s%s", cmd.buf, dir ? dir : ".", err.len ? ":\n" : "", err.buf);
 	}
@@ -103,6 +104,28 @@ vrun_git(const char *dir, struct strbuf *out, va_list ap)
 	strbuf_release(&own);
 	strbuf_release(&cmd);
 	return rc ? -1 : 0;
+}
+
+static int
+vrun_git(const char *dir, struct strbuf *out, va_list ap)
+{
+	struct strvec args = STRVEC_INIT;
+	const char *arg;
+	int rc;
+
+	while ((arg = va_arg(ap, const char *)))
+		strvec_push(&args, arg);
+	rc = run_gitv(dir, out, &args, 0);
+	strvec_clear(&args);
+	return rc;
+}
+
+int
+tree_git_capturev(const struct boot_tree *t, struct strbuf *out, const struct strvec *args,
+		  int quiet)
+{
+	strbuf_reset(out);
+	return run_gitv(t->src, out, args, quiet);
 }
 
 static int
@@ -188,7 +211,6 @@ user_tree_path(const char *dir, char **out)
 {
 	struct repo *repo;
 	char real[PATH_MAX];
-	char *probe;
 	int rc;
 
 	if (!realpath(dir, real))
@@ -206,14 +228,45 @@ user_tree_path(const char *dir, char **out)
 		return rc;
 	}
 	repo_free(repo);
-	probe = xstrfmt("%s/arch/x86/Kconfig", real);
-	rc = access(probe, F_OK);
-	free(probe);
-	if (rc)
+	if (!is_kernel_tree(real))
 		return error("--tree '%s' does not look like a kernel tree (it has no arch/x86/Kconfig)",
 			     real);
 	*out = xstrdup(real);
 	return 0;
+}
+
+int
+is_kernel_tree(const char *dir)
+{
+	static const char *const marks[] = {
+		"Makefile", "Kconfig", "arch/x86/Kconfig", "scripts/kconfig/merge_config.sh", NULL,
+	};
+
+	for (size_t i = 0; marks[i]; i++) {
+		char *probe = xstrfmt("%s/%s", dir, marks[i]);
+		int rc = access(probe, F_OK);
+
+		free(probe);
+		if (rc)
+			return 0;
+	}
+	return 1;
+}
+
+/* For khsend cache: which checkout this directory is for, and when it was last used. */
+static void
+record_use(const struct boot_tree *t)
+{
+	char *path = xstrfmt("%s/origin", t->dir);
+	const char *origin = t->user_tree ? t->user_tree : "default";
+	struct strbuf have = STRBUF_INIT;
+
+	if (strbuf_read_file(&have, path, 0) < 0 || strcmp(have.buf, origin))
+		write_file_buf(path, origin, strlen(origin));
+	/* The lock file's time says when the tree was last used. */
+	futimens(t->lock_fd, NULL);
+	strbuf_release(&have);
+	free(path);
 }
 
 /* A shared clone: our objects are the user's (read through alternates), our HEAD is ours. */
@@ -261,6 +314,7 @@ tree_open(struct boot_tree *t, const char *cache, const char *user_tree)
 		return error_errno("cannot create the cache directory '%s'", t->dir);
 	if (tree_lock(t))
 		return -1;
+	record_use(t);
 	gitdir = xstrfmt("%s/.git", t->src);
 	if (t->user_tree && !is_dir(gitdir))
 		rc = clone_user_tree(t);

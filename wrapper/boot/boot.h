@@ -13,13 +13,26 @@
 #include "lib/strvec.h"
 #include "series/series.h"
 
+/* Which touched .c files get built again in the compile-test's allmodconfig tree. */
+enum boot_compile {
+	BOOT_COMPILE_UNSET,	/* khsend.compileTest, else BOOT_COMPILE_MISSING */
+	BOOT_COMPILE_NONE,
+	BOOT_COMPILE_MISSING,	/* those the booted kernel was not built from */
+	BOOT_COMPILE_ALL,
+};
+
 struct boot_options {
-	const char *tree;	/* a kernel checkout (--tree); NULL: the default tree */
-	const char *base;	/* a revision in that tree; NULL: its base commit or HEAD */
+	const char *tree;	/* a kernel checkout; NULL: the repository we are in if it is
+				   a kernel tree, else the default tree */
+	const char *tree_from;	/* where tree came from, for the report ("--tree", "khsend.tree") */
+	const char *base;	/* a revision in that tree; NULL: the series' base, else HEAD */
 	int timeout;		/* seconds QEMU may run; 0: the default */
 	int memory_mb;		/* guest memory; 0: the default */
 	int keep;		/* leave the private work tree at the series for a look */
+	enum boot_compile compile;
 };
+
+#define BOOT_OPTIONS_INIT { NULL, NULL, NULL, 0, 0, 0, BOOT_COMPILE_UNSET }
 
 #define BOOT_DEFAULT_TIMEOUT 120
 #define BOOT_DEFAULT_MEMORY_MB 256
@@ -36,10 +49,16 @@ struct boot_options {
  */
 int boot_series(const struct boot_options *opts, const struct series *series);
 
-/* Fill the fields the caller left unset from khsend.tree, khsend.bootTimeout, khsend.bootMemory. */
+/*
+ * Fill the fields the caller left unset from khsend.tree, khsend.bootTimeout,
+ * khsend.bootMemory and khsend.compileTest.
+ */
 void boot_options_from_config(struct boot_options *opts);
 
 /* Prepare the default tree under the cache (khsend setup); EXIT_CLEAN or EXIT_ERROR. */
 int boot_setup_default_tree(int force);
+
+/* "missing", "all" or "none" (--compile-test, khsend.compileTest); -1 if it is none of those. */
+int boot_compile_parse(const char *value);
 
 #endif

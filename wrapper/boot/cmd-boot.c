@@ -18,8 +18,8 @@
 #include <string.h>
 
 static const char *const boot_usage[] = {
-	"khsend boot [--tree <dir>] [--base <rev>] [--timeout <s>] [--memory <MiB>] [--keep] "
-	"<patch|directory|mbox|revisions>...",
+	"khsend boot [--tree <dir>] [--base <rev>] [--timeout <s>] [--memory <MiB>] [--keep]\n"
+	"            [--compile-test missing|all|none] <patch|directory|mbox|revisions>...",
 	NULL,
 };
 
@@ -28,40 +28,30 @@ static const char *const setup_usage[] = {
 	NULL,
 };
 
-/*
- * The base the series names (its base-commit line, or the parent of its
- * first commit) if the tree has that commit: commits on top of a base in
- * the --tree itself apply on their first parent, not on HEAD.
- */
-static char *
-base_in_tree(const char *tree, const struct series *s)
-{
-	struct repo *repo = repo_open(tree);
-	char *base = repo ? series_base(s, repo) : NULL;
-
-	repo_free(repo);
-	return base;
-}
-
 int
 cmd_boot(int argc, const char **argv)
 {
-	struct boot_options opts = { NULL, NULL, 0, 0, 0 };
+	struct boot_options opts = BOOT_OPTIONS_INIT;
 	struct strvec inputs = STRVEC_INIT, policies = STRVEC_INIT;
 	struct series_options sopts = { NULL, -1, NULL, NULL };
 	struct series s = SERIES_INIT;
 	struct khsend_ctx ctx;
-	char *keep = NULL, *base = NULL;
+	char *keep = NULL;
+	const char *compile = NULL;
 	int keep_tree = -1, ret = EXIT_ERROR;
 	struct option options[] = {
 		OPT_STRING(0, "tree", &opts.tree, "dir",
-			   "a kernel checkout to build (default: khsend.tree, else linux-source 6.1)"),
+			   "a kernel checkout to build (default: khsend.tree, else the one we are in, "
+			   "else linux-source 6.1)"),
 		OPT_STRING(0, "base", &opts.base, "rev", "apply the series on this commit of the tree"),
 		OPT_INTEGER(0, "timeout", &opts.timeout, "s",
 			    "seconds QEMU may run (default: khsend.bootTimeout, else 120)"),
 		OPT_INTEGER(0, "memory", &opts.memory_mb, "MiB",
 			    "guest memory (default: khsend.bootMemory, else 256)"),
 		OPT_BOOL(0, "keep", &keep_tree, "leave the series applied in the private work tree"),
+		OPT_STRING(0, "compile-test", &compile, "missing|all|none",
+			   "touched .c files to build in an allmodconfig tree too: missing (the default: "
+			   "those the booted kernel lacks), all or none"),
 		OPT_STRING_LIST(0, "policy", &policies, "file",
 				"policy files, validated as khsend check does (boot checks no policy)"),
 		OPT_END(),
@@ -73,6 +63,16 @@ cmd_boot(int argc, const char **argv)
 	if (opts.memory_mb && opts.memory_mb < 32)
 		usage_msg_opt(boot_usage, options, "--memory %d: at least 32 MiB", opts.memory_mb);
 	opts.keep = keep_tree > 0;
+	if (opts.tree)
+		opts.tree_from = "--tree";
+	if (compile) {
+		int mode = boot_compile_parse(compile);
+
+		if (mode < 0)
+			usage_msg_opt(boot_usage, options, "--compile-test '%s': expected missing, all or none",
+				      compile);
+		opts.compile = (enum boot_compile)mode;
+	}
 	for (int i = 1; i < argc; i++)
 		strvec_push(&inputs, argv[i]);
 
@@ -86,11 +86,8 @@ cmd_boot(int argc, const char **argv)
 	if (series_build(&s, &inputs, &sopts))
 		goto out;
 	boot_options_from_config(&opts);
-	if (!opts.base && opts.tree && (base = base_in_tree(opts.tree, &s)))
-		opts.base = base;
 	ret = boot_series(&opts, &s);
 out:
-	free(base);
 	free(keep);
 	series_release(&s);
 	ctx_release(&ctx);

@@ -56,7 +56,7 @@ outgoing_check(struct outgoing *o, const struct series *s, int always_report)
 int
 outgoing_boot(struct outgoing *o, const struct series *s, int flag)
 {
-	struct boot_options opts = { NULL, NULL, 0, 0, 0 };
+	struct boot_options opts = BOOT_OPTIONS_INIT;
 	int ret;
 
 	if (!ctx_want_boot(o->ctx, flag))
