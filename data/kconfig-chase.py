@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# SPDX-License-Identifier: MIT
+# SPDX-License-Identifier: GPL-2.0-only
 """kconfig-chase: turn Kconfig symbols on, with what they depend on (khsend boot).
 
 usage: kconfig-chase.py [--exclude SYMBOL]... CONFIG FRAGMENT SYMBOL...

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # khsend cache: what khsend boot keeps, listed and pruned.  A cache laid
 # out by hand the way khsend boot lays it out (no kernel is built here).
 

@@ -96,7 +96,8 @@ on_terminal() {
 	KHSEND_SYSTEM_POLICY=/nonexistent run --separate-stderr "$KHSEND" check --format=json "$BORKEN"
 	assert_success
 	[ "$stderr" = 'khsend: warning: no policy file was found, so nothing is protected' ]
-	jq -e '.blocked == false and (.findings | length) == 0' <<<"$output"
+	# Nothing is protected; only the built-in lexicon's guesses may warn.
+	jq -e '.blocked == false and all(.findings[]; .action == "warn")' <<<"$output"
 	run --separate-stderr "$KHSEND" check --format=json "$BORKEN"
 	assert_failure 1
 	[ -z "$stderr" ]
@@ -170,7 +171,7 @@ on_terminal() {
 	# Data is left as it is: patches and mails, word lists, the tests' fixtures.
 	while read -r f; do
 		head -3 "$f" | grep -q 'SPDX-License-Identifier: GPL-2.0-only' || missing+=("$f")
-	done < <(git ls-files | grep -Ev '\.patch$|^LICENSE$|^NEWS$|^tests/fixtures/|^tools/lexicon/.*\.txt$|^tests/kernel-files\.txt$|^tests/compat/t9001-known-differences$|^debian/(changelog|control|copyright|khsend\.docs|source/format)$')
+	done < <(git ls-files | grep -Ev '\.patch$|^LICENSE$|^NEWS$|^tests/fixtures/|^tools/lexicon/.*\.txt$|^tests/kernel-files\.txt$|^tests/compat/t9001-known-differences$|^po/khsend\.pot$|^debian/(changelog|control|copyright|khsend\.docs|source/format)$')
 	[ "${#missing[@]}" -eq 0 ] || fail "no SPDX line: ${missing[*]}"
 }
 

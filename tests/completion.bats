@@ -48,7 +48,7 @@ complete_line() {
 
 @test "a command's options are those its -h prints" {
 	run complete_line "khsend check --"
-	assert_output "$(printf '%s\n' --format --format-patch --mailback --no-format-patch --no-mailback \
+	assert_output "$(printf '%s\n' --format --format-patch --lang --mailback --no-format-patch --no-mailback \
 		--no-quiet --no-showfile --no-summary --no-terse --no-tree --policy --quiet --showfile \
 		--summary --terse --tree)"
 	run complete_line "khsend reply -"

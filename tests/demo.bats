@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The README's main job (./quickstart.sh demo) as a stranger runs it: an
 # empty environment, an empty HOME, no git identity, no git config.
 # Only the kernel build cache is the suite's (tests/boot.bats fills it).

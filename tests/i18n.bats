@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The reader's language: the policy's explanation in it (then the English),
 # khsend's own messages through gettext, and English wherever there is none.
 # shellcheck disable=SC2154 # $stderr is set by bats' run --separate-stderr

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # ^C, SIGTERM and SIGHUP at each stage of a send: no process left behind,
 # no temporary directory left behind, and a true word on what left.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
 """usage: alternate.py RUNS COMMAND [ARGS...] [:: COMMAND [ARGS...]]...
 
 Run the commands in turn, RUNS rounds (A B A B ..., so that a busy

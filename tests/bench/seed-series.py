@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
 """Rebuild the seed's 31-file series against linux-source 6.1 (tests/fixtures/seed-001-6.1.patch).
 
 usage: seed-series.py KERNEL-GIT-DIR OUT.patch

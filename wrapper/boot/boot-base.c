@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-base: the commit a series is applied on.  In order: --base; the
  * series' own word for it (the base-commit line of git format-patch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-cache: what khsend boot keeps, and taking it away again.  The
  * cache holds one directory per kernel tree (trees/<key>/: the private

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * boot-cache: khsend cache, what khsend boot keeps under its cache
  * directory, listed and pruned (boot-cache.c says what goes first).

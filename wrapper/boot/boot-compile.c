@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-compile: the compile-test.  The booted kernel is small, so most of
  * a driver series is never compiled by it.  Each touched .c file it lacks

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * khsend cache: list what khsend boot keeps (khsend cache, khsend cache
  * list) and prune it (khsend cache prune), by age and by size, keeping

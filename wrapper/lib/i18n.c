@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * i18n: gettext for khsend's messages, and one choice of language for
  * them and for the policy's explanations (see i18n.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * i18n: khsend's own messages through gettext, and the reader's language.
  *
