@@ -138,13 +138,16 @@ settle_block(struct detector *d, const struct message *msg, const char *old_path
 	size_t ndel = side_lines(b, b->del, b->ndel, del, del_line);
 	size_t nadd = side_lines(b, b->add, b->nadd, add, add_line);
 	size_t first_del = b->before.text ? 1 : 0;
+	struct matches_text del_text, add_text;
 
+	matches_text_init(&del_text, del, ndel);
+	matches_text_init(&add_text, add, nadd);
 	for (size_t i = 0; (b->ndel || b->nadd) && i < nentries; i++) {
 		const struct policy_entry *e = d->policy->v[entries[i]];
 		struct matches gone = MATCHES_INIT, came = MATCHES_INIT;
 
-		matches_find(e, del, ndel, &gone);
-		matches_find(e, add, nadd, &came);
+		matches_find_in(e, &del_text, &gone);
+		matches_find_in(e, &add_text, &came);
 		matches_pair(e, &gone, &came);
 		for (size_t k = 0; k < gone.nr; k++) {
 			/* The added line in the same place of the run, if there is one. */
@@ -162,6 +165,8 @@ settle_block(struct detector *d, const struct message *msg, const char *old_path
 		matches_clear(&gone);
 		matches_clear(&came);
 	}
+	matches_text_release(&del_text);
+	matches_text_release(&add_text);
 	free(del);
 	free(add);
 	free(del_line);

@@ -13,11 +13,6 @@
  * space, and C's adjacent string literals ("... " "...") joined.  So a
  * joke wrapped onto two lines, or re-flowed in a comment, is still there.
  */
-struct run_text {
-	struct strbuf text;
-	size_t *starts;		/* where each line begins in text */
-	size_t n;
-};
 
 static const char *
 skip_comment_leader(const char *p)
@@ -34,11 +29,14 @@ skip_comment_leader(const char *p)
 }
 
 static void
-run_text_build(struct run_text *rt, const char *const *lines, size_t n)
+run_text_build(struct matches_text *rt)
 {
+	const char *const *lines = rt->lines;
+	size_t n = rt->n;
+
+	rt->built = 1;
 	strbuf_init(&rt->text, 0);
 	rt->starts = xcalloc(n ? n : 1, sizeof(*rt->starts));
-	rt->n = n;
 	for (size_t k = 0; k < n; k++) {
 		const char *p = skip_comment_leader(lines[k]);
 		size_t len = strlen(p);
@@ -66,16 +64,27 @@ run_text_build(struct run_text *rt, const char *const *lines, size_t n)
 	}
 }
 
-static void
-run_text_release(struct run_text *rt)
+void
+matches_text_init(struct matches_text *mt, const char *const *lines, size_t n)
 {
-	strbuf_release(&rt->text);
-	free(rt->starts);
+	memset(mt, 0, sizeof(*mt));
+	mt->lines = lines;
+	mt->n = n;
+}
+
+void
+matches_text_release(struct matches_text *mt)
+{
+	if (mt->built) {
+		strbuf_release(&mt->text);
+		free(mt->starts);
+	}
+	memset(mt, 0, sizeof(*mt));
 }
 
 /* The line of the run a byte of its text came from. */
 static size_t
-run_text_line(const struct run_text *rt, size_t at)
+run_text_line(const struct matches_text *rt, size_t at)
 {
 	size_t k = 0;
 
@@ -122,9 +131,9 @@ find_in_lines(const struct policy_entry *e, const char *const *lines, size_t n, 
 	}
 }
 
-/* Every occurrence in the run read as text (struct run_text). */
+/* Every occurrence in the run read as text (struct matches_text). */
 static void
-find_in_text(const struct policy_entry *e, const struct run_text *rt, struct matches *out)
+find_in_text(const struct policy_entry *e, const struct matches_text *rt, struct matches *out)
 {
 	const char *t = rt->text.buf;
 	size_t len = rt->text.len, at = 0, so, eo;
@@ -136,17 +145,17 @@ find_in_text(const struct policy_entry *e, const struct run_text *rt, struct mat
 }
 
 void
-matches_find(const struct policy_entry *e, const char *const *lines, size_t n, struct matches *out)
+matches_find_in(const struct policy_entry *e, struct matches_text *mt, struct matches *out)
 {
 	struct matches by_line = MATCHES_INIT, as_text = MATCHES_INIT;
-	struct run_text rt;
+	size_t n = mt->n;
 
-	find_in_lines(e, lines, n, &by_line);
+	find_in_lines(e, mt->lines, n, &by_line);
 	/* One line without comment leaders or tabs reads the same as text. */
-	if (n > 1 || strpbrk(n ? lines[0] : "", "*/#\t")) {
-		run_text_build(&rt, lines, n);
-		find_in_text(e, &rt, &as_text);
-		run_text_release(&rt);
+	if (n > 1 || strpbrk(n ? mt->lines[0] : "", "*/#\t")) {
+		if (!mt->built)
+			run_text_build(mt);
+		find_in_text(e, mt, &as_text);
 	}
 	if (as_text.nr > by_line.nr) {
 		matches_move(out, &as_text);
@@ -155,6 +164,16 @@ matches_find(const struct policy_entry *e, const char *const *lines, size_t n, s
 		matches_move(out, &by_line);
 		matches_clear(&as_text);
 	}
+}
+
+void
+matches_find(const struct policy_entry *e, const char *const *lines, size_t n, struct matches *out)
+{
+	struct matches_text mt;
+
+	matches_text_init(&mt, lines, n);
+	matches_find_in(e, &mt, out);
+	matches_text_release(&mt);
 }
 
 /* May a removed match and an added one pair off, in this pass? */

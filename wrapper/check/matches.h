@@ -10,6 +10,7 @@
 #ifndef KHSEND_MATCHES_H
 #define KHSEND_MATCHES_H
 
+#include "lib/strbuf.h"
 #include "policy/policy.h"
 
 #include <stddef.h>
@@ -36,6 +37,21 @@ struct matches {
  * Appended to `out`.
  */
 void matches_find(const struct policy_entry *e, const char *const *lines, size_t n, struct matches *out);
+
+/*
+ * The same lines searched for many entries: their text is made once, when
+ * the first entry needs it (matches_find() makes it for each call).
+ */
+struct matches_text {
+	const char *const *lines;
+	size_t n;
+	int built;
+	struct strbuf text;	/* the lines read as text */
+	size_t *starts;		/* where each line begins in text */
+};
+void matches_text_init(struct matches_text *mt, const char *const *lines, size_t n);
+void matches_find_in(const struct policy_entry *e, struct matches_text *mt, struct matches *out);
+void matches_text_release(struct matches_text *mt);
 
 /*
  * Pair removed occurrences with added ones: the same text first, then any

@@ -198,20 +198,40 @@ blob_lines_release(struct blob_lines *bl)
 	free(bl->v);
 }
 
+/* A blob read for matches_find_in(): split and made into text once, for every entry that asks. */
+struct blob_reading {
+	int ready;
+	struct blob_lines bl;
+	struct matches_text mt;
+};
+
+static void
+blob_reading_release(struct blob_reading *r)
+{
+	if (r->ready) {
+		matches_text_release(&r->mt);
+		blob_lines_release(&r->bl);
+	}
+	r->ready = 0;
+}
+
 /* The entry's occurrences in a blob, read as detect.c reads a run of lines, each with its place. */
 static void
-find_in_blob(const struct policy_entry *e, const struct strbuf *text, const char *path, struct matches *out)
+find_in_blob(const struct policy_entry *e, const struct strbuf *text, struct blob_reading *r, const char *path,
+	     struct matches *out)
 {
-	struct blob_lines bl;
 	size_t first = out->nr;
 
-	blob_lines_split(&bl, text);
-	matches_find(e, bl.v, bl.nr, out);
+	if (!r->ready) {
+		blob_lines_split(&r->bl, text);
+		matches_text_init(&r->mt, r->bl.v, r->bl.nr);
+		r->ready = 1;
+	}
+	matches_find_in(e, &r->mt, out);
 	for (size_t i = first; i < out->nr; i++) {
 		out->v[i].file = xstrdup(path);
-		out->v[i].line_text = xstrdup(bl.v[out->v[i].line]);
+		out->v[i].line_text = xstrdup(r->bl.v[out->v[i].line]);
 	}
-	blob_lines_release(&bl);
 }
 
 /* Keep the occurrences not paired off yet, for pairing across files. */
@@ -299,6 +319,7 @@ count_changes(const struct repo *repo, const struct strbuf *raw, const struct po
 	for (size_t i = 0; i < nch; i++) {
 		const struct strbuf *old = old_at[i] != (size_t)-1 ? &blobs[old_at[i]].text : NULL;
 		const struct strbuf *new = new_at[i] != (size_t)-1 ? &blobs[new_at[i]].text : NULL;
+		struct blob_reading old_reading = { 0 }, new_reading = { 0 };
 
 		memset(hits, 0, p->nr);
 		if (old)
@@ -314,15 +335,17 @@ count_changes(const struct repo *repo, const struct strbuf *raw, const struct po
 				continue;
 			/* A file the entry covers keeps its protection under a new name. */
 			if (old && old_covered)
-				find_in_blob(e, old, ch[i].old_path, &before);
+				find_in_blob(e, old, &old_reading, ch[i].old_path, &before);
 			if (new)
-				find_in_blob(e, new, ch[i].new_path, &after);
+				find_in_blob(e, new, &new_reading, ch[i].new_path, &after);
 			matches_pair(e, &before, &after);
 			out[k].before += before.nr;
 			out[k].after += after.nr;
 			keep_unused(&gone[k], &before);
 			keep_unused(&came[k], &after);
 		}
+		blob_reading_release(&old_reading);
+		blob_reading_release(&new_reading);
 	}
 	/* A joke moved from one file to another (both covered) is still there. */
 	for (size_t k = 0; k < p->nr; k++) {

@@ -63,9 +63,8 @@ bounded_regex_compile(struct bounded_regex *re, const char *src, int ignore_case
 		*offset = erroffset;
 		return -1;
 	}
-	/* Faster where the machine has a JIT; the interpreter gives the same answers. */
-	pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
 	re->code = code;
+	re->searches = 0;
 	re->match = pcre2_match_data_create_from_pattern(code, NULL);
 	if (!re->match)
 		die("out of memory");
@@ -80,12 +79,25 @@ bounded_regex_free(struct bounded_regex *re)
 	re->code = re->match = NULL;
 }
 
+/* Searches before a regex is compiled by the JIT too. */
+#define JIT_AFTER 8
+
 enum bounded_result
-bounded_regex_search(const struct bounded_regex *re, const char *text, size_t len, size_t start, size_t *so,
+bounded_regex_search(struct bounded_regex *re, const char *text, size_t len, size_t start, size_t *so,
 		     size_t *eo)
 {
-	int rc = pcre2_match(re->code, (PCRE2_SPTR)text, len, start, 0, re->match, match_context(len - start));
 	PCRE2_SIZE *ov;
+	int rc;
+
+	/*
+	 * The JIT is faster where a regex is used often, and the interpreter
+	 * gives the same answers: most of a policy's regexes (the lexicon's
+	 * hundreds) are never searched at all, or a few times, so compiling
+	 * them all up front would cost more than it saves.
+	 */
+	if (re->searches < JIT_AFTER && ++re->searches == JIT_AFTER)
+		pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
+	rc = pcre2_match(re->code, (PCRE2_SPTR)text, len, start, 0, re->match, match_context(len - start));
 
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return REGEX_NO_MATCH;

@@ -20,6 +20,7 @@
 struct bounded_regex {
 	void *code;		/* pcre2_code */
 	void *match;		/* pcre2_match_data */
+	unsigned searches;	/* so far, up to the one that has the JIT compile it */
 };
 
 /*
@@ -37,7 +38,7 @@ enum bounded_result {
 };
 
 /* The first match in text[start..len), as [*so, *eo). */
-enum bounded_result bounded_regex_search(const struct bounded_regex *re, const char *text, size_t len,
+enum bounded_result bounded_regex_search(struct bounded_regex *re, const char *text, size_t len,
 					 size_t start, size_t *so, size_t *eo);
 
 #endif

@@ -1282,7 +1282,8 @@ static int
 find_one(const struct policy_entry *e, const char *text, size_t len, size_t start, size_t *so, size_t *eo)
 {
 	if (e->regex_src) {
-		switch (bounded_regex_search(&e->regex, text, len, start, so, eo)) {
+		/* The regex's match data and JIT state are scratch, not the entry's meaning. */
+		switch (bounded_regex_search((struct bounded_regex *)&e->regex, text, len, start, so, eo)) {
 		case REGEX_MATCH:
 			return 1;
 		case REGEX_NO_MATCH:
