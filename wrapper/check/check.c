@@ -165,6 +165,7 @@ checker_init(struct checker *c, const struct policy *policy, const struct strvec
 	c->matcher = matcher_new(c->policy);
 	c->hits = xcalloc(c->policy->nr ? c->policy->nr : 1, 1);
 	detector_init(&c->det, c->policy, allow);
+	c->det.matcher = c->matcher;
 	strvec_init(&c->patches);
 	strvec_init(&c->policy_changes);
 	strvec_init(&c->refusals);

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 /* detect: collect occurrences per entry, pair them off, report what is left. */
 #include "check/detect.h"
+#include "policy/matcher.h"
 #include "check/matches.h"
 #include "lib/lg2.h"
 #include "lib/strbuf.h"
@@ -139,13 +140,24 @@ settle_block(struct detector *d, const struct message *msg, const char *old_path
 	size_t nadd = side_lines(b, b->add, b->nadd, add, add_line);
 	size_t first_del = b->before.text ? 1 : 0;
 	struct matches_text del_text, add_text;
+	unsigned char *hits = NULL;
 
+	/* A patch of a whole tree holds every literal somewhere; a run holds a few. */
+	if (d->matcher && nentries > 1 && (b->ndel || b->nadd)) {
+		hits = xcalloc(d->policy->nr ? d->policy->nr : 1, 1);
+		for (size_t k = 0; k < ndel; k++)
+			matcher_scan(d->matcher, del[k], strlen(del[k]), hits);
+		for (size_t k = 0; k < nadd; k++)
+			matcher_scan(d->matcher, add[k], strlen(add[k]), hits);
+	}
 	matches_text_init(&del_text, del, ndel);
 	matches_text_init(&add_text, add, nadd);
 	for (size_t i = 0; (b->ndel || b->nadd) && i < nentries; i++) {
 		const struct policy_entry *e = d->policy->v[entries[i]];
 		struct matches gone = MATCHES_INIT, came = MATCHES_INIT;
 
+		if (hits && !hits[entries[i]])
+			continue;
 		matches_find_in(e, &del_text, &gone);
 		matches_find_in(e, &add_text, &came);
 		matches_pair(e, &gone, &came);
@@ -167,6 +179,7 @@ settle_block(struct detector *d, const struct message *msg, const char *old_path
 	}
 	matches_text_release(&del_text);
 	matches_text_release(&add_text);
+	free(hits);
 	free(del);
 	free(add);
 	free(del_line);

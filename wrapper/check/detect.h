@@ -35,8 +35,11 @@ struct finding {
 struct occurrence;
 struct seen_message;
 
+struct matcher;
+
 struct detector {
 	const struct policy *policy;
+	const struct matcher *matcher;	/* if set: entries whose literal a run lacks are not searched in it */
 	const struct strvec *allow;	/* ids the user overrode (allow-override entries) */
 	struct occurrence **occ;	/* per entry */
 	size_t *occ_nr, *occ_alloc;

@@ -159,6 +159,8 @@ branch_literal(const char *re)
 	return strbuf_detach(&best, NULL);
 }
 
+static int group_literals(const char *branch, struct strvec *out);
+
 int
 regex_required_literals(const char *re, struct strvec *out)
 {
@@ -177,18 +179,77 @@ regex_required_literals(const char *re, struct strvec *out)
 			depth--;
 		} else if ((*p == '|' && !depth) || !*p) {
 			char *branch = xstrndup(start, (size_t)(p - start)), *lit = branch_literal(branch);
+			int none = !lit && group_literals(branch, out);
 
 			free(branch);
-			if (!lit) {
+			if (none) {
 				strvec_clear(out);
 				return -1;
 			}
-			strvec_push_nodup(out, lit);
+			if (lit)
+				strvec_push_nodup(out, lit);
 			if (!*p)
 				return 0;
 			start = p + 1;
 		}
 	}
+}
+
+/*
+ * A branch with no literal outside its groups ("\\b(oops|whoops)[!?]"):
+ * every match goes through each group that is not optional, so the
+ * literals of one such group's branches will do.  -1 if there is none.
+ */
+static int
+group_literals(const char *branch, struct strvec *out)
+{
+	for (const char *p = branch; *p; p++) {
+		const char *q, *inner;
+		int depth = 0;
+
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '[') {
+			p = skip_bracket(p) - 1;
+			continue;
+		}
+		if (*p != '(')
+			continue;
+		for (q = p; *q; q++) {
+			if (*q == '\\' && q[1])
+				q++;
+			else if (*q == '[')
+				q = skip_bracket(q) - 1;
+			else if (*q == '(')
+				depth++;
+			else if (*q == ')' && !--depth)
+				break;
+		}
+		if (!*q)
+			return -1;
+		inner = p + 1;
+		if (inner[0] == '?' && inner[1] == ':')
+			inner += 2;
+		/* Not a group a match can skip (?, *, {0,...}), nor a lookaround or flags. */
+		if (q[1] != '?' && q[1] != '*' && !(q[1] == '{' && q[2] == '0') && *inner != '?') {
+			struct strvec lits = STRVEC_INIT;
+			char *sub = xstrndup(inner, (size_t)(q - inner));
+			int rc = regex_required_literals(sub, &lits);
+
+			free(sub);
+			if (!rc) {
+				for (size_t i = 0; i < lits.nr; i++)
+					strvec_push(out, lits.v[i]);
+				strvec_clear(&lits);
+				return 0;
+			}
+			strvec_clear(&lits);
+		}
+		p = q;
+	}
+	return -1;
 }
 
 /* The longest run of `s` without a blank, as a new string. */
