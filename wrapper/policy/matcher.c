@@ -66,6 +66,25 @@ skip_bracket(const char *p)
 	return *p ? p + 1 : p;
 }
 
+/* The ')' that closes the group opening at p ('('), or the NUL if none does. */
+static const char *
+group_end(const char *p)
+{
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '[')
+			p = skip_bracket(p) - 1;
+		else if (*p == '(')
+			depth++;
+		else if (*p == ')' && !--depth)
+			break;
+	}
+	return p;
+}
+
 /* The literal every match of one branch (no "|" at its top level) must contain, or NULL. */
 static char *
 branch_literal(const char *re)
@@ -91,24 +110,12 @@ branch_literal(const char *re)
 			end_run(&run, &best);
 			p = skip_bracket(p);
 			continue;
-		case '(': {
-			int depth = 0;
-
+		case '(':
 			end_run(&run, &best);
-			for (; *p; p++) {
-				if (*p == '\\' && p[1]) {
-					p++;
-				} else if (*p == '[') {
-					p = skip_bracket(p) - 1;
-				} else if (*p == '(') {
-					depth++;
-				} else if (*p == ')' && !--depth) {
-					p++;
-					break;
-				}
-			}
+			p = group_end(p);
+			if (*p)
+				p++;
 			continue;
-		}
 		case '|':
 			BUG("a branch of a regex with '|' at its top level");
 		case '*':
@@ -205,7 +212,6 @@ group_literals(const char *branch, struct strvec *out)
 {
 	for (const char *p = branch; *p; p++) {
 		const char *q, *inner;
-		int depth = 0;
 
 		if (*p == '\\' && p[1]) {
 			p++;
@@ -217,16 +223,7 @@ group_literals(const char *branch, struct strvec *out)
 		}
 		if (*p != '(')
 			continue;
-		for (q = p; *q; q++) {
-			if (*q == '\\' && q[1])
-				q++;
-			else if (*q == '[')
-				q = skip_bracket(q) - 1;
-			else if (*q == '(')
-				depth++;
-			else if (*q == ')' && !--depth)
-				break;
-		}
+		q = group_end(p);
 		if (!*q)
 			return -1;
 		inner = p + 1;
