@@ -7,6 +7,7 @@
  * prefix, and then the best of those under a floor.
  */
 #include "lib/suggest.h"
+#include "lib/i18n.h"
 #include "lib/usage.h"
 
 #include <stdlib.h>
@@ -81,10 +82,16 @@ suggest_similar(const char *word, const char *const *candidates, size_t n, struc
 void
 suggest_format(struct strbuf *sb, const struct strvec *near)
 {
+	struct strbuf names = STRBUF_INIT;
+
+	if (!near->nr)
+		return;
 	for (size_t i = 0; i < near->nr; i++)
-		strbuf_addf(sb, "%s'%s'", !i ? "did you mean " : i + 1 < near->nr ? ", " : " or ", near->v[i]);
-	if (near->nr)
-		strbuf_addch(sb, '?');
+		/* TRANSLATORS: between the last two names of "did you mean 'a', 'b' or 'c'?" */
+		strbuf_addf(&names, "%s'%s'", !i ? "" : i + 1 < near->nr ? ", " : _(" or "), near->v[i]);
+	/* TRANSLATORS: %s is a list of names in quotes. */
+	strbuf_addf(sb, _("did you mean %s?"), names.buf);
+	strbuf_release(&names);
 }
 
 void

@@ -249,7 +249,7 @@ cmd_explain(int argc, const char **argv)
 		struct strbuf hint = STRBUF_INIT;
 
 		ctx_add_id_hint(&ctx, argv[1], 0, &hint);
-		error(_("no policy entry '%s' (%s)"), argv[1], hint.len ? hint.buf : "see 'khsend policy list'");
+		error(_("no policy entry '%s' (%s)"), argv[1], hint.len ? hint.buf : _("see 'khsend policy list'"));
 		strbuf_release(&hint);
 		ret = EXIT_ERROR;
 		goto out;
