@@ -258,12 +258,14 @@ EOF
 #!/bin/sh
 last=
 for f; do last=$f; done
-( sleep 1; sed -i '/^+.*arch topology/s/borken/broken/' "$@" ) > /dev/null 2>&1 &
+( sleep 1; sed -i '/^+.*arch topology/s/borken/broken/' "$@"; touch "${0%/*}/late.done" ) > /dev/null 2>&1 &
 exit 0
 EOF2
 	chmod +x "$BATS_TEST_TMPDIR/late"
 	export GIT_SEND_EMAIL_NOTTY=1
-	GIT_EDITOR=$BATS_TEST_TMPDIR/late run bash -c '(sleep 3; printf "y\ny\n") | "$@"' _ khsend --no-boot \
+	# The answers come once the late edit has landed, however loaded the machine is.
+	GIT_EDITOR=$BATS_TEST_TMPDIR/late run bash -c \
+		'(until [ -e "$0/late.done" ]; do sleep 0.1; done; printf "y\ny\n") | "$@"' "$BATS_TEST_TMPDIR" khsend --no-boot \
 		--to=list@example.org --confirm=always --no-validate --smtp-server="$khs" --annotate -2
 	assert_failure 1
 	assert_output --partial "block: sched-topology-borken"
@@ -379,8 +381,8 @@ EOF
 }
 
 @test "a commit message that quotes a From line is one message, as git send-email sends it" {
-	sed -i 's/immmediately/immediately/' kernel/kprobes.c
-	git commit -qam 'kprobes: fix a typo' -m 'As in the patch that started it:
+	sed -i 's/suspeneded/suspended/' kernel/acct.c
+	git commit -qam 'acct: fix a typo' -m 'As in the patch that started it:
 
 From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001
 it was spelled wrong.'
