@@ -209,11 +209,11 @@ uninstall:
 	done
 
 # The suite runs against $(PROG); KHSEND_SAN tells it a sanitizer build is under test.
-check: $(PROG) $(BOOT_INIT)
+check: all
 	KHSEND=$(abspath $(PROG)) KHSEND_SAN=$(SAN) $(BATS) $(if $(CI),--tap) tests
 
 # The README's main job (./quickstart.sh demo): the example series on the built-in defaults.
-demo: $(PROG) $(BOOT_INIT)
+demo: all
 	KHSEND=$(abspath $(PROG)) tools/demo.sh
 
 # git's own send-email tests (t9001 of git 2.39.5) with the real git send-email, then with
