@@ -101,7 +101,7 @@ setup() {
 	run -2 khsend check
 	assert_line 'khsend: error: name the patches to check'
 	run -2 khsend check --format=xml x
-	assert_line 'khsend: error: --format=xml: expected text or json'
+	assert_line 'khsend: error: --format=xml: expected text, json or checkpatch'
 	run -2 khsend check --frobnicate x
 	assert_line --partial "khsend: error: git format-patch exited with status 128 on '--frobnicate x'"
 	run -2 khsend check --policy
