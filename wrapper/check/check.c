@@ -104,8 +104,11 @@ with_lexicon(struct checker *c, const struct policy *policy)
 	}
 	c->all.nr = c->all.alloc = policy->nr + c->lexicon.nr;
 	c->all.v = xcalloc(c->all.alloc + 1, sizeof(*c->all.v));
-	memcpy(c->all.v, policy->v, policy->nr * sizeof(*policy->v));
-	memcpy(c->all.v + policy->nr, c->lexicon.v, c->lexicon.nr * sizeof(*c->lexicon.v));
+	/* (An empty policy has no array at all: memcpy() may not be given NULL.) */
+	if (policy->nr)
+		memcpy(c->all.v, policy->v, policy->nr * sizeof(*policy->v));
+	if (c->lexicon.nr)
+		memcpy(c->all.v + policy->nr, c->lexicon.v, c->lexicon.nr * sizeof(*c->lexicon.v));
 	return &c->all;
 }
 
