@@ -166,16 +166,6 @@ matches_find_in(const struct policy_entry *e, struct matches_text *mt, struct ma
 	}
 }
 
-void
-matches_find(const struct policy_entry *e, const char *const *lines, size_t n, struct matches *out)
-{
-	struct matches_text mt;
-
-	matches_text_init(&mt, lines, n);
-	matches_find_in(e, &mt, out);
-	matches_text_release(&mt);
-}
-
 /* May a removed match and an added one pair off, in this pass? */
 int
 matches_kept(const struct policy_entry *e, const char *removed, const char *added, int pass)

@@ -30,17 +30,12 @@ struct matches {
 #define MATCHES_INIT { NULL, 0, 0 }
 
 /*
- * The occurrences of `e` in lines[0..n): line by line, or in the lines
- * read as text when that finds more -- comment leaders ("*", "//", "#")
- * dropped, blanks squeezed, lines joined, C's adjacent string literals
- * joined -- so a joke wrapped onto two lines or re-flowed is still seen.
- * Appended to `out`.
- */
-void matches_find(const struct policy_entry *e, const char *const *lines, size_t n, struct matches *out);
-
-/*
- * The same lines searched for many entries: their text is made once, when
- * the first entry needs it (matches_find() makes it for each call).
+ * The occurrences of an entry in lines[0..n): line by line, or in the
+ * lines read as text when that finds more -- comment leaders ("*", "//",
+ * "#") dropped, blanks squeezed, lines joined, C's adjacent string
+ * literals joined -- so a joke wrapped onto two lines or re-flowed is
+ * still seen.  The lines are searched for many entries, so their text is
+ * made once, when the first entry needs it.  Appended to `out`.
  */
 struct matches_text {
 	const char *const *lines;

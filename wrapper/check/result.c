@@ -158,7 +158,7 @@ out:
 	return ret;
 }
 
-/* A blob's lines, for matches_find() (a NUL ends a line too, and a CR before the newline goes). */
+/* A blob's lines, for matches_find_in() (a NUL ends a line too, and a CR before the newline goes). */
 struct blob_lines {
 	char *copy;
 	const char **v;
