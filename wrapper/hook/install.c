@@ -137,13 +137,97 @@ check_reachable(void)
 	free(found);
 }
 
+/* One of khsend's hooks, where it goes in this repository. */
+struct hook_slot {
+	const struct shipped_hook *hook;
+	const char *path;	/* <hooks dir>/<name> */
+	const char *old;	/* where a hook of the user's is kept: <path>.khsend-old */
+};
+
+struct install_tally {
+	int force, installed, skipped;
+};
+
+typedef int (*each_hook_fn)(const struct hook_slot *slot, void *data);
+
+/* Run fn on each of khsend's hooks named on the command line (all when none is); the worst result. */
+static int
+for_each_wanted_hook(int argc, const char **argv, const char *dir, each_hook_fn fn, void *data)
+{
+	int ret = EXIT_CLEAN;
+
+	for (size_t k = 0; k < nr_shipped_hooks; k++) {
+		char *path, *old;
+		struct hook_slot slot;
+		int rc;
+
+		if (!wanted(argc, argv, shipped_hooks[k].name))
+			continue;
+		path = xstrfmt("%s/%s", dir, shipped_hooks[k].name);
+		old = xstrfmt("%s" OLD_SUFFIX, path);
+		slot = (struct hook_slot){ &shipped_hooks[k], path, old };
+		rc = fn(&slot, data);
+		if (rc > ret)
+			ret = rc;
+		free(path);
+		free(old);
+	}
+	return ret;
+}
+
+/* Put one hook in place; a hook of the user's is only moved aside with --force. */
+static int
+install_one(const struct hook_slot *slot, void *data)
+{
+	struct install_tally *tally = data;
+	const char *path = slot->path, *name = slot->hook->name, *text = slot->hook->text;
+	struct strbuf have = STRBUF_INIT;
+	int ret = EXIT_CLEAN;
+
+	if (!file_exists(path)) {
+		if (write_hook(path, text))
+			ret = EXIT_ERROR;
+		else if (++tally->installed)
+			printf(_("installed %s\n"), path);
+	} else if (strbuf_read_file(&have, path, 1 << 20) < 0) {
+		ret = error_errno(_("cannot read '%s'"), path) ? EXIT_ERROR : ret;
+	} else if (!strcmp(have.buf, text)) {
+		printf(_("%s is installed already\n"), path);
+		tally->installed++;
+	} else if (is_khsend_hook(&have, name)) {
+		/* An older khsend's: replaced, nothing of the user's is lost. */
+		if (write_hook(path, text))
+			ret = EXIT_ERROR;
+		else if (++tally->installed)
+			printf(_("updated %s (an older khsend's)\n"), path);
+	} else if (!tally->force) {
+		warning(_("'%s' is a hook of your own; left as it is (--force moves it to %s%s, "
+			  "where it runs after khsend's)"), path, name, OLD_SUFFIX);
+		tally->skipped++;
+	} else if (file_exists(slot->old)) {
+		ret = error("'%s' is a hook of your own, and '%s' is there already; "
+			    "move one of them away first", path, slot->old) ? EXIT_ERROR : ret;
+	} else if (rename(path, slot->old)) {
+		ret = error_errno("cannot move '%s' aside", path) ? EXIT_ERROR : ret;
+	} else if (write_hook(path, text)) {
+		rename(slot->old, path);
+		ret = EXIT_ERROR;
+	} else {
+		printf(_("installed %s (yours is now %s%s and runs after it)\n"), path, name, OLD_SUFFIX);
+		tally->installed++;
+	}
+	strbuf_release(&have);
+	return ret;
+}
+
 int
 cmd_install_hooks(int argc, const char **argv)
 {
 	struct strbuf dir = STRBUF_INIT;
-	int force = 0, list = 0, skipped = 0, installed = 0, ret = EXIT_CLEAN;
+	struct install_tally tally = { 0 };
+	int list = 0, ret;
 	struct option options[] = {
-		OPT_BOOL(0, "force", &force, "also replace a hook of your own (it is kept as <hook>.khsend-old, "
+		OPT_BOOL(0, "force", &tally.force, "also replace a hook of your own (it is kept as <hook>.khsend-old, "
 			 "runs after khsend's, and comes back with uninstall-hooks)"),
 		OPT_BOOL(0, "list", &list, "print the names of khsend's hooks, one a line (for completion)"),
 		OPT_END(),
@@ -151,7 +235,7 @@ cmd_install_hooks(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, options, install_usage, 0);
 	if (list == 1) {
-		if (argc > 1 || force == 1)
+		if (argc > 1 || tally.force == 1)
 			usage_msg_opt(install_usage, options, _("--list takes nothing else"));
 		for (size_t k = 0; k < nr_shipped_hooks; k++)
 			printf("%s\n", shipped_hooks[k].name);
@@ -161,55 +245,42 @@ cmd_install_hooks(int argc, const char **argv)
 	hooks_dir(&dir);
 	if (mkdir_p(dir.buf, 0))
 		die_errno(_("cannot create the hooks directory '%s'"), dir.buf);
-	for (size_t k = 0; k < nr_shipped_hooks; k++) {
-		const struct shipped_hook *h = &shipped_hooks[k];
-		struct strbuf have = STRBUF_INIT;
-		char *path = xstrfmt("%s/%s", dir.buf, h->name), *old = xstrfmt("%s" OLD_SUFFIX, path);
-
-		if (!wanted(argc, argv, h->name))
-			goto next;
-		if (!file_exists(path)) {
-			if (write_hook(path, h->text))
-				ret = EXIT_ERROR;
-			else if (++installed)
-				printf(_("installed %s\n"), path);
-		} else if (strbuf_read_file(&have, path, 1 << 20) < 0) {
-			ret = error_errno(_("cannot read '%s'"), path) ? EXIT_ERROR : ret;
-		} else if (!strcmp(have.buf, h->text)) {
-			printf(_("%s is installed already\n"), path);
-			installed++;
-		} else if (is_khsend_hook(&have, h->name)) {
-			/* An older khsend's: replaced, nothing of the user's is lost. */
-			if (write_hook(path, h->text))
-				ret = EXIT_ERROR;
-			else if (++installed)
-				printf(_("updated %s (an older khsend's)\n"), path);
-		} else if (!force) {
-			warning(_("'%s' is a hook of your own; left as it is (--force moves it to %s%s, "
-				"where it runs after khsend's)"), path, h->name, OLD_SUFFIX);
-			skipped++;
-		} else if (file_exists(old)) {
-			ret = error("'%s' is a hook of your own, and '%s' is there already; "
-				    "move one of them away first", path, old) ? EXIT_ERROR : ret;
-		} else if (rename(path, old)) {
-			ret = error_errno("cannot move '%s' aside", path) ? EXIT_ERROR : ret;
-		} else if (write_hook(path, h->text)) {
-			rename(old, path);
-			ret = EXIT_ERROR;
-		} else {
-			printf(_("installed %s (yours is now %s%s and runs after it)\n"), path, h->name, OLD_SUFFIX);
-			installed++;
-		}
-next:
-		strbuf_release(&have);
-		free(path);
-		free(old);
-	}
-	if (installed)
+	ret = for_each_wanted_hook(argc, argv, dir.buf, install_one, &tally);
+	if (tally.installed)
 		check_reachable();
 	strbuf_release(&dir);
-	if (ret == EXIT_CLEAN && skipped)
+	if (ret == EXIT_CLEAN && tally.skipped)
 		ret = EXIT_FINDING;
+	return ret;
+}
+
+/* Take out one of khsend's hooks, and put back the user's it had moved aside. */
+static int
+uninstall_one(const struct hook_slot *slot, void *data)
+{
+	const char *path = slot->path, *old = slot->old;
+	struct strbuf have = STRBUF_INIT;
+	int ret = EXIT_CLEAN;
+
+	if (!file_exists(path)) {
+		if (file_exists(old) && !rename(old, path))
+			printf("restored %s\n", path);
+	} else if (strbuf_read_file(&have, path, 1 << 20) < 0) {
+		ret = error_errno("cannot read '%s'", path) ? EXIT_ERROR : ret;
+	} else if (!is_khsend_hook(&have, slot->hook->name)) {
+		warning("'%s' is not khsend's hook; left as it is", path);
+		ret = EXIT_FINDING;
+	} else if (unlink(path)) {
+		ret = error_errno("cannot remove '%s'", path) ? EXIT_ERROR : ret;
+	} else if (file_exists(old)) {
+		if (rename(old, path))
+			ret = error_errno("cannot put '%s' back", old) ? EXIT_ERROR : ret;
+		else
+			printf("removed khsend's %s; yours is back\n", path);
+	} else {
+		printf("removed %s\n", path);
+	}
+	strbuf_release(&have);
 	return ret;
 }
 
@@ -217,44 +288,13 @@ int
 cmd_uninstall_hooks(int argc, const char **argv)
 {
 	struct strbuf dir = STRBUF_INIT;
-	int ret = EXIT_CLEAN;
+	int ret;
 	struct option options[] = { OPT_END() };
 
 	argc = parse_options(argc, argv, options, uninstall_usage, 0);
 	check_hook_names(argc, argv, uninstall_usage, options);
 	hooks_dir(&dir);
-	for (size_t k = 0; k < nr_shipped_hooks; k++) {
-		const struct shipped_hook *h = &shipped_hooks[k];
-		struct strbuf have = STRBUF_INIT;
-		char *path = xstrfmt("%s/%s", dir.buf, h->name), *old = xstrfmt("%s" OLD_SUFFIX, path);
-
-		if (!wanted(argc, argv, h->name))
-			goto next;
-		if (!file_exists(path)) {
-			if (file_exists(old) && !rename(old, path))
-				printf("restored %s\n", path);
-			goto next;
-		}
-		if (strbuf_read_file(&have, path, 1 << 20) < 0) {
-			ret = error_errno("cannot read '%s'", path) ? EXIT_ERROR : ret;
-		} else if (!is_khsend_hook(&have, h->name)) {
-			warning("'%s' is not khsend's hook; left as it is", path);
-			ret = ret == EXIT_CLEAN ? EXIT_FINDING : ret;
-		} else if (unlink(path)) {
-			ret = error_errno("cannot remove '%s'", path) ? EXIT_ERROR : ret;
-		} else if (file_exists(old)) {
-			if (rename(old, path))
-				ret = error_errno("cannot put '%s' back", old) ? EXIT_ERROR : ret;
-			else
-				printf("removed khsend's %s; yours is back\n", path);
-		} else {
-			printf("removed %s\n", path);
-		}
-next:
-		strbuf_release(&have);
-		free(path);
-		free(old);
-	}
+	ret = for_each_wanted_hook(argc, argv, dir.buf, uninstall_one, NULL);
 	strbuf_release(&dir);
 	return ret;
 }
