@@ -40,7 +40,7 @@ make_tick(void *data)
 	struct make_progress *mp = data;
 
 	if (mp->stage && mp->compiled)
-		progress_update("%u files compiled%s%s", mp->compiled, *mp->last ? ", now " : "",
+		progress_update("%u %s compiled%s%s", mp->compiled, mp->compiled == 1 ? "file" : "files", *mp->last ? ", now " : "",
 				mp->last);
 	else if (mp->stage)
 		progress_update("make is running");

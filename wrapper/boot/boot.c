@@ -346,7 +346,7 @@ build(struct boot_run *r, const char *commit, int log_fd, struct build_stats *st
 	progress_stage("build");
 	rc = run_make(&r->tree, "bzImage", log_fd, "build", st);
 	if (!rc)
-		progress_done("%u files compiled", st->compiled);
+		progress_done("%u %s compiled", st->compiled, st->compiled == 1 ? "file" : "files");
 	return rc;
 }
 
@@ -827,8 +827,8 @@ run_pipeline(struct boot_run *r)
 	}
 	if (coverage_and_compile(r, &compile_failed))
 		goto out;
-	strbuf_addf(&r->report, "  build: %u files compiled in %.1f s (log: %s)\n", st.compiled,
-		    st.seconds, r->build_log);
+	strbuf_addf(&r->report, "  build: %u %s compiled in %.1f s (log: %s)\n", st.compiled,
+		    st.compiled == 1 ? "file" : "files", st.seconds, r->build_log);
 	if (boot_kernel(r, r->serial_log, nonce, sizeof(nonce), &run) ||
 	    run.end == QEMU_INTERRUPTED)
 		goto out;
