@@ -17,6 +17,11 @@ hidden, a symbol that selects it or a default that turns it on.  Symbols
 named with --exclude are never turned on (COMPILE_TEST: a booted kernel is
 built for x86_64 alone).  What was turned on stays for the next SYMBOL.
 
+The chase reads CONFIG as "make allnoconfig" with KCONFIG_ALLCONFIG=CONFIG
+will: an option CONFIG does not list (one it showed no prompt for) is off,
+not its default.  So NET turned on for TASKSTATS does not bring TCP/IP and
+IPv6 with it; every option the wanted ones need is in FRAGMENT.
+
 FRAGMENT gets every assignment the chase made, as "CONFIG_X=y" lines, for
 scripts/kconfig/merge_config.sh and the kernel's own olddefconfig to apply.
 Standard output gets one line per SYMBOL:
@@ -253,6 +258,11 @@ def main(argv):
     except (kconfiglib.KconfigError, OSError) as e:
         sys.stderr.write("kconfig-chase: %s\n" % e)
         return 2
+    # As allnoconfig: what CONFIG does not list and has a prompt starts off.
+    for sym in kconf.unique_defined_syms:
+        if sym.user_value is None and sym.type in (BOOL, TRISTATE) and sym.choice is None \
+                and any(node.prompt for node in sym.nodes):
+            sym.set_value(0)
     chase = Chase(kconf, exclude)
     out = []
     for name in wanted:

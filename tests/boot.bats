@@ -157,20 +157,25 @@ scratch_repo() {
 	assert_private_tree_reset "$DEFAULT_SRC"
 }
 
-# A comment on drivers/char/lp.c (PRINTER needs PARPORT, which tinyconfig leaves off)
-# and a change to a driver for another architecture, drivers/char/hw_random/omap-rng.c
-# (HW_RANDOM_OMAP: only with COMPILE_TEST on x86_64): make_driver_series DIR [SED-FOR-OMAP]
+# A comment on drivers/char/lp.c (PRINTER needs PARPORT, which tinyconfig leaves off),
+# one on drivers/input/serio/libps2.c (SERIO_LIBPS2 needs SERIO, which makes i8042 and
+# serport visible, both default y) and a change to a driver for another architecture,
+# drivers/char/hw_random/omap-rng.c (HW_RANDOM_OMAP: only with COMPILE_TEST on x86_64):
+# make_driver_series DIR [SED-FOR-OMAP]
 # (kernel/kprobes.c, whose KPROBES needs MODULES, is in the seed's series of make
 # bench-boot: MODULES=y recompiles most of the kernel, too slow a test.)
 # shellcheck disable=SC2016 # sed's '$a': append a line
 make_driver_series() {
 	local dir=$1 omap=${2:-'$a /* khsend test: omap */'}
-	scratch_repo "$dir" drivers/char/lp.c drivers/char/hw_random/omap-rng.c &&
+	scratch_repo "$dir" drivers/char/lp.c drivers/input/serio/libps2.c \
+		drivers/char/hw_random/omap-rng.c &&
 	(
 		cd "$dir" &&
 		make_commit drivers/char/lp.c '$a /* khsend test: lp */' 'char/lp: a comment' &&
+		make_commit drivers/input/serio/libps2.c '$a /* khsend test: libps2 */' \
+			'Input: libps2: a comment' &&
 		make_commit drivers/char/hw_random/omap-rng.c "$omap" 'hwrng: omap: a change' &&
-		git format-patch -q -2 -o "$BATS_TEST_TMPDIR/$dir"
+		git format-patch -q -3 -o "$BATS_TEST_TMPDIR/$dir"
 	)
 }
 
@@ -178,23 +183,30 @@ make_driver_series() {
 	make_driver_series drivers
 	run --separate-stderr "$KHSEND" boot "$BATS_TEST_TMPDIR/drivers"
 	assert_success
-	assert_output --partial 'series: 2 patches applied'
+	assert_output --partial 'series: 3 patches applied'
 	assert_output --partial ' + CONFIG_PRINTER=y'
 	# The dependency chain, from the kernel's own Kconfig (kconfiglib).
 	assert_line '    CONFIG_PRINTER=y needs (and so got): CONFIG_PARPORT=y'
+	assert_line '    CONFIG_SERIO_LIBPS2=y needs (and so got): CONFIG_SERIO=y'
 	# What cannot be on x86_64 says why, and is compiled in the compile-test instead.
 	assert_line --regexp '^    not enabled: CONFIG_HW_RANDOM_OMAP=y \(cannot be on x86_64 here: .*COMPILE_TEST is left off in the booted kernel\)\)$'
-	assert_output --partial 'coverage: 1 of 2 touched files booted, 2 of 2 compiled'
+	assert_output --partial 'coverage: 2 of 3 touched files booted, 3 of 3 compiled'
 	assert_line '    booted:       drivers/char/lp.c'
+	assert_line '    booted:       drivers/input/serio/libps2.c'
 	assert_line '    compiled:     drivers/char/hw_random/omap-rng.c (compile-test only)'
 	assert_output --regexp 'compile-test: allmodconfig, 1 built, 0 failed, 0 off'
 	assert_output --partial 'verdict: PASS'
 	[ -s "$KHSEND_CACHE_DIR/trees/default/compile/drivers/char/hw_random/omap-rng.o" ]
 	# Without the chase lp.c would not be in the booted kernel: the build compiled it.
 	[ -s "$KHSEND_CACHE_DIR/trees/default/build/drivers/char/lp.o" ]
-	run grep -c -e '^CONFIG_PRINTER=y$' -e '^CONFIG_PARPORT=y$' \
+	run grep -c -e '^CONFIG_PRINTER=y$' -e '^CONFIG_PARPORT=y$' -e '^CONFIG_SERIO=y$' \
 		"$KHSEND_CACHE_DIR/trees/default/build/.config"
-	assert_output 2
+	assert_output 3
+	# Settled as tinyconfig settles: what SERIO made visible (i8042, serport: default y)
+	# stays off, as nothing the series touches needs it.
+	run grep -c -e '^CONFIG_SERIO_I8042=' -e '^CONFIG_SERIO_SERPORT=' \
+		"$KHSEND_CACHE_DIR/trees/default/build/.config"
+	assert_output 0
 }
 
 @test "a compile-test catches a syntax error in a driver file the booted kernel does not contain" {

@@ -7,8 +7,11 @@
 #   cached - the same series again: answered from the result cache
 #   seed   - the seed's 31-file series rebuilt on 6.1 (tests/bench/seed-series.py):
 #            its symbols chased on, built, booted, the rest compile-tested
-#   seed-all - the same with --compile-test=all: all 31 files compiled again
-#            in the compile-test's (now warm) allmodconfig directory
+#   seed-all - the same with --compile-test=all: all 31 files compiled in
+#            the compile-test's allmodconfig directory (set up on first use)
+#   seed-v2  - a respin of the seed series (the same 31 files, the fixes
+#            capitalized) with --compile-test=all: the warm figures, the
+#            boot kernel and the compile-test rebuilding just those files
 #
 # Each row splits the run into config, build and boot, and the compile-test's
 # config and compile (khsend's own stage times); the seed rows then give
@@ -83,7 +86,7 @@ run() {
 
 make_patch cold "khsend bench: cold"
 make_patch warm "khsend bench: warm"
-rm -rf "$tree/build" "$tree/results" "$tree/base" "$KHSEND_CACHE_DIR/ccache"
+rm -rf "$tree/build" "$tree/compile" "$tree/results" "$tree/base" "$KHSEND_CACHE_DIR/ccache"
 
 echo "khsend boot, one-file series, $(nproc) cores ($(date -u +%Y-%m-%dT%H:%MZ))"
 printf '%-8s %8s %8s %8s %8s %8s %8s\n' run wall/s config/s build/s boot/s ct-cfg/s ct/s
@@ -93,6 +96,8 @@ run cached "$work/warm.patch"
 python3 "$(dirname "$0")/seed-series.py" "$tree/src/.git" "$work/seed.patch"
 run seed "$work/seed.patch"
 run seed-all "$work/seed.patch" --compile-test=all
-for name in seed seed-all; do
+python3 "$(dirname "$0")/seed-series.py" --v2 "$tree/src/.git" "$work/seed-v2.patch"
+run seed-v2 "$work/seed-v2.patch" --compile-test=all
+for name in seed seed-all seed-v2; do
 	echo "$name: $(grep -E '^  (coverage|compile-test):' "$work/$name.out" | sed 's/ (log: .*//' | paste -sd ';')"
 done

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Rebuild the seed's 31-file series against linux-source 6.1 (tests/fixtures/seed-001-6.1.patch).
 
-usage: seed-series.py KERNEL-GIT-DIR OUT.patch
+usage: seed-series.py [--v2] KERNEL-GIT-DIR OUT.patch
 
 The seed (shared/seeds/001-cover-kernel-fix-numerous-spelling-mistakes.txt)
 is Zhen Lei's "kernel: fix numerous spelling mistakes" of 2021, one patch
@@ -10,6 +10,9 @@ of comment fixes in 31 kernel/ files.  Its own typos are long fixed in 6.1,
 so this makes the same kind of patch on 6.1: one comment fix in each of the
 same files (kernel/module.c is kernel/module/main.c since 5.19), most of
 them typos codespell finds there.  Every edit must match exactly once.
+--v2 makes a respin: the same fixes, each with its first letter in upper
+case (still only comments), so the same 31 files change but the tree does
+not match the first version's (no cached result answers it).
 """
 import os
 import subprocess
@@ -64,7 +67,14 @@ def git(*args, cwd=None, env=None):
                           capture_output=True, text=True).stdout
 
 
-def main(kernel, out):
+def respin(text):
+    for i, c in enumerate(text):
+        if c.isalpha():
+            return text[:i] + c.swapcase() + text[i + 1:]
+    return text
+
+
+def main(kernel, out, v2=False):
     env = dict(os.environ, GIT_AUTHOR_NAME="Zhen Lei", GIT_AUTHOR_EMAIL="thunder.leizhen@huawei.com",
                GIT_COMMITTER_NAME="Zhen Lei", GIT_COMMITTER_EMAIL="thunder.leizhen@huawei.com",
                GIT_AUTHOR_DATE="1622001224 +0800", GIT_COMMITTER_DATE="1622001224 +0800",
@@ -86,7 +96,7 @@ def main(kernel, out):
             if text.count(old) != 1:
                 sys.exit("seed-series: %r is in %s %d times" % (old, path, text.count(old)))
             with open(full, "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.write(text.replace(old, new))
+                f.write(text.replace(old, respin(new) if v2 else new))
         git("commit", "-q", "-a", "-m", MESSAGE, cwd=tmp, env=env)
         patch = git("format-patch", "-1", "--stdout", "HEAD", cwd=tmp, env=env)
     with open(out, "w") as f:
@@ -94,6 +104,10 @@ def main(kernel, out):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    v2 = args[:1] == ["--v2"]
+    if v2:
+        args = args[1:]
+    if len(args) != 2:
         sys.exit(__doc__.split("\n\n")[1])
-    main(sys.argv[1], sys.argv[2])
+    main(args[0], args[1], v2)

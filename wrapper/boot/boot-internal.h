@@ -258,7 +258,7 @@ struct problem {
 
 struct verdict {
 	int marker;		/* init printed the marker with our nonce */
-	int powered_off;	/* "reboot: Power down" */
+	int shut_down;		/* "reboot: Restarting system" (or "Power down") */
 	int panicked;
 	struct problem *problems;
 	size_t nr, alloc;

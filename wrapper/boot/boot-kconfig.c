@@ -510,6 +510,58 @@ chase(const struct boot_tree *t, const struct strvec *wanted, const char *out,
 	return rc;
 }
 
+/* How many of `syms` are =y in the build's .config. */
+static size_t
+count_enabled(const char *build, const struct strvec *syms)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < syms->nr; i++)
+		n += kconfig_state(build, syms->v[i]) == 2;
+	return n;
+}
+
+/*
+ * Settle the merged .config as tinyconfig settles tiny.config: "make
+ * allnoconfig" with the merged file as KCONFIG_ALLCONFIG, so an option the
+ * chase made visible (TCP/IP and IPv6 once NET is on) stays off instead of
+ * taking its default; the chase read the config the same way.  Should that
+ * leave off a symbol the chase turned on ("ok" in `chased`), olddefconfig
+ * settles the merged file instead, defaults and all.
+ */
+static int
+settle_minimal(const struct boot_tree *t, const struct strvec *wanted, const struct strvec *chased,
+	       int log_fd)
+{
+	char *config = xstrfmt("%s/.config", t->build);
+	char *merged = xstrfmt("%s/.khsend-merged.config", t->build);
+	char *allconfig = xstrfmt("KCONFIG_ALLCONFIG=%s", merged);
+	const char *targets[] = { "allnoconfig", NULL }, *env[] = { allconfig, NULL };
+	struct make_job job = { NULL, targets, env, 0, log_fd, "config" };
+	size_t want = 0;
+	int rc;
+
+	for (size_t i = 0; i < chased->nr; i++)
+		want += starts_with(chased->v[i], "ok ");
+	if (copy_file(merged, config)) {
+		rc = error_errno("cannot copy '%s'", config);
+		goto out;
+	}
+	rc = run_make_in(t, &job, NULL);
+	if (!rc && count_enabled(t->build, wanted) < want) {
+		if (copy_file(config, merged))
+			rc = error_errno("cannot copy '%s'", merged);
+		else
+			rc = run_make(t, "olddefconfig", log_fd, "config", NULL);
+	}
+out:
+	unlink(merged);
+	free(config);
+	free(merged);
+	free(allconfig);
+	return rc;
+}
+
 int
 kconfig_make_config(const struct boot_tree *t, const char *fragment, const struct strvec *wanted,
 		    const char *stamp, struct strvec *chased, int log_fd)
@@ -542,7 +594,7 @@ kconfig_make_config(const struct boot_tree *t, const char *fragment, const struc
 		if (!rc)
 			rc = merge_fragment(t->src, t->build, chase_config, log_fd);
 		if (!rc)
-			rc = run_make(t, "olddefconfig", log_fd, "config", NULL);
+			rc = settle_minimal(t, &missing, chased, log_fd);
 	}
 	if (!rc && (write_list_file(chase_path, chased) ||
 		    write_file_buf(stamp_path, stamp, strlen(stamp))))

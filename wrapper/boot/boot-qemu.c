@@ -33,7 +33,7 @@ console_line(const char *line, void *data)
 	struct console *c = data;
 
 	c->lines++;
-	/* Without a working power-off the guest stops here and QEMU would wait for ever. */
+	/* A kernel that halts instead (no way to reset) stops here, and QEMU would wait for ever. */
 	if (strstr(line, "reboot: System halted")) {
 		c->halted = 1;
 		return 1;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * boot-verdict: read the serial console of a boot.  It passed when our
- * init printed the marker with this boot's nonce and the kernel powered
- * off; any line the kernel prints when something is wrong (the patterns
+ * init printed the marker with this boot's nonce and the kernel shut
+ * down (init restarts the machine; a power-off counts too); any line the
+ * kernel prints when something is wrong (the patterns
  * of KernelCI's logspec and LKP, the common ones) is a problem, unless
  * the base tree's own boot printed it too, timestamps and addresses
  * aside: then it is pre-existing and not the series' fault.
@@ -124,8 +125,9 @@ scan_line(const char *text, size_t nr, void *data)
 
 	if (strstr(text, s->marker))
 		v->marker = 1;
-	if (strstr(text, "reboot: Power down"))
-		v->powered_off = 1;
+	/* kernel_restart() and kernel_power_off() say so; a panic's restart does not. */
+	if (strstr(text, "reboot: Restarting system") || strstr(text, "reboot: Power down"))
+		v->shut_down = 1;
 	if (strstr(text, "Kernel panic"))
 		v->panicked = 1;
 	if (is_problem(text)) {

@@ -680,9 +680,9 @@ judge(struct boot_run *r, struct qemu_run *run, const char *nonce, int compile_f
 		}
 	}
 	if (run->end == QEMU_TIMED_OUT)
-		why = "timed out: no clean power-off within the time limit";
+		why = "timed out: no clean shutdown within the time limit";
 	else if (run->end == QEMU_HALTED)
-		why = "the kernel halted instead of powering off";
+		why = "the kernel halted instead of restarting";
 	else if (v.panicked && verdict_new_problems(&v))
 		why = "kernel panic";
 	else if (verdict_new_problems(&v))
@@ -691,11 +691,11 @@ judge(struct boot_run *r, struct qemu_run *run, const char *nonce, int compile_f
 		why = "init never ran (no marker on the console)";
 	else if (compile_failed)
 		why = "a touched file does not compile in the compile-test (allmodconfig)";
-	else if (!v.powered_off || run->outcome != 0)
-		why = "QEMU did not end with a clean power-off";
+	else if (!v.shut_down || run->outcome != 0)
+		why = "QEMU did not end with a clean shutdown";
 	ret = why ? EXIT_FINDING : EXIT_CLEAN;
 	if (!why)
-		strbuf_addf(&r->report, "  verdict: PASS: init ran and the kernel powered off cleanly%s\n",
+		strbuf_addf(&r->report, "  verdict: PASS: init ran and the kernel shut down cleanly%s\n",
 			    v.nr ? " (the console's complaints are all pre-existing)" : "");
 	else
 		strbuf_addf(&r->report, "  verdict: FAIL: %s\n", why);
