@@ -52,8 +52,9 @@ make_env(struct child_process *cp, const char *cache)
 {
 	strvec_pushl(&cp->env, "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "GNUMAKEFLAGS",
 		     "KBUILD_OUTPUT", "KBUILD_EXTMOD", "KBUILD_VERBOSE", "KCONFIG_CONFIG",
-		     "KCFLAGS", "KCPPFLAGS", "KAFLAGS", "ARCH", "SRCARCH", "CROSS_COMPILE", "LLVM",
-		     "CC", "LD", "O", "V", "W", "C", "M", "GIT_DIR", "GIT_WORK_TREE", NULL);
+		     "KCONFIG_ALLCONFIG", "KCFLAGS", "KCPPFLAGS", "KAFLAGS", "ARCH", "SRCARCH",
+		     "CROSS_COMPILE", "LLVM", "CC", "LD", "O", "V", "W", "C", "M", "GIT_DIR",
+		     "GIT_WORK_TREE", NULL);
 	/* The same inputs give the same objects: no dates or host names in the build. */
 	strvec_pushl(&cp->env, "LC_ALL=C", "KBUILD_BUILD_USER=khsend", "KBUILD_BUILD_HOST=khsend",
 		     "KBUILD_BUILD_VERSION=1",
