@@ -23,7 +23,8 @@ not its default.  So NET turned on for TASKSTATS does not bring TCP/IP and
 IPv6 with it; every option the wanted ones need is in FRAGMENT.
 
 FRAGMENT gets every assignment the chase made, as "CONFIG_X=y" lines, for
-scripts/kconfig/merge_config.sh and the kernel's own olddefconfig to apply.
+scripts/kconfig/merge_config.sh to merge and the kernel's own conf to
+settle (khsend: allnoconfig, as above).
 Standard output gets one line per SYMBOL:
 
     ok SYMBOL [OTHER...]   SYMBOL is =y; OTHER are the symbols set for it
