@@ -9,9 +9,10 @@
 #            its symbols chased on, built, booted, the rest compile-tested
 #   seed-all - the same with --compile-test=all: all 31 files compiled in
 #            the compile-test's allmodconfig directory (set up on first use)
-#   seed-v2  - a respin of the seed series (the same 31 files, the fixes
-#            capitalized) with --compile-test=all: the warm figures, the
-#            boot kernel and the compile-test rebuilding just those files
+#   seed-v2  - a respin of the seed series (the same 31 files, each fix
+#            with one letter's case swapped) with --compile-test=all: the
+#            warm figures, the boot kernel and the compile-test rebuilding
+#            just those files
 #
 # Each row splits the run into config, build and boot, and the compile-test's
 # config and compile (khsend's own stage times); the seed rows then give

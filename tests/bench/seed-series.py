@@ -10,8 +10,8 @@ of comment fixes in 31 kernel/ files.  Its own typos are long fixed in 6.1,
 so this makes the same kind of patch on 6.1: one comment fix in each of the
 same files (kernel/module.c is kernel/module/main.c since 5.19), most of
 them typos codespell finds there.  Every edit must match exactly once.
---v2 makes a respin: the same fixes, each with its first letter in upper
-case (still only comments), so the same 31 files change but the tree does
+--v2 makes a respin: the same fixes, each with the case of its first letter
+swapped (still only comments), so the same 31 files change but the tree does
 not match the first version's (no cached result answers it).
 """
 import os
