@@ -75,6 +75,10 @@ user_checkout() {
 		git clone -q "$DEFAULT_SRC" "$user.tmp"
 		mv "$user.tmp" "$user"
 	fi
+	# The default tree keeps its objects loose (khsend sets gc.auto=0 there), and so does this
+	# clone: without gc.auto=0 the test's own commits would start a repack in the background,
+	# which changes git diff's abbreviated object names while the test compares snapshots.
+	git -C "$user" config gc.auto 0
 	git -C "$user" checkout -q -f -B work "$(git -C "$DEFAULT_SRC" rev-parse refs/khsend/base)"
 	git -C "$user" clean -q -f -d
 	git -C "$user" config user.name "$GIT_AUTHOR_NAME"
