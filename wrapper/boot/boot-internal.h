@@ -136,14 +136,16 @@ void base_choice_release(struct base_choice *b);
  */
 int kconfig_symbols_for(const char *src, const char *path, struct strvec *symbols);
 /*
- * tinyconfig, merge_config.sh with the fragment, olddefconfig; then each
- * wanted symbol still off is chased with its dependencies (kconfiglib,
- * data/kconfig-chase.py), its lines ("ok SYM DEP..." / "fail SYM why")
- * into `chased`, and the result merged and settled by olddefconfig.
- * Skipped when build/.config was made for the same `stamp` (base,
- * fragment, compiler).  0, 1 failed (see the log), -1 error.
+ * tinyconfig, merge_config.sh with the shipped fragment (boot.config),
+ * olddefconfig; then each wanted symbol still off is chased with its
+ * dependencies (kconfiglib, data/kconfig-chase.py), its lines ("ok SYM
+ * DEP..." / "fail SYM why") into `chased`, and the result merged and
+ * settled as tinyconfig settles (allnoconfig), so that what the wanted
+ * symbols make visible stays off.  Skipped when build/.config was made
+ * for the same `stamp` (base, fragment, compiler).  0, 1 failed (see the
+ * log), -1 error.
  */
-int kconfig_make_config(const struct boot_tree *t, const char *fragment, const struct strvec *wanted,
+int kconfig_make_config(const struct boot_tree *t, const char *shipped, const struct strvec *wanted,
 			const char *stamp, struct strvec *chased, int log_fd);
 /* CONFIG_<sym> in build/.config: 2 =y, 1 =m, 0 off, -1 no .config. */
 int kconfig_state(const char *build, const char *sym);

@@ -563,7 +563,7 @@ out:
 }
 
 int
-kconfig_make_config(const struct boot_tree *t, const char *fragment, const struct strvec *wanted,
+kconfig_make_config(const struct boot_tree *t, const char *shipped, const struct strvec *wanted,
 		    const char *stamp, struct strvec *chased, int log_fd)
 {
 	char *stamp_path = xstrfmt("%s/.khsend-config", t->build);
@@ -583,7 +583,7 @@ kconfig_make_config(const struct boot_tree *t, const char *fragment, const struc
 	unlink(stamp_path);
 	rc = run_make(t, "tinyconfig", log_fd, "config", NULL);
 	if (!rc)
-		rc = merge_fragment(t->src, t->build, fragment, log_fd);
+		rc = merge_fragment(t->src, t->build, shipped, log_fd);
 	if (!rc)
 		rc = run_make(t, "olddefconfig", log_fd, "config", NULL);
 	for (size_t i = 0; !rc && i < wanted->nr; i++)

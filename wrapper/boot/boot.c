@@ -50,6 +50,7 @@ struct boot_run {
 	struct strbuf fragment;		/* the whole fragment this build uses */
 	struct strbuf key;
 	char *scratch, *logs, *build_log, *serial_log, *fragment_path, *init_binary;
+	char *shipped_fragment;		/* data/boot.config, the fragment's first part */
 	struct strbuf header;		/* the tree, the base, the series */
 	struct strbuf report;		/* the rest, kept in the result cache */
 	struct strbuf series_line;
@@ -254,15 +255,11 @@ push_source_files(struct boot_run *r, const struct strbuf *text)
 static int
 make_fragment(struct boot_run *r)
 {
-	char *shipped = shipped_file(INSTALLED_DATA, "boot.config", "../data/boot.config");
 	struct strbuf extra = STRBUF_INIT;
 
-	if (strbuf_read_file(&r->fragment, shipped, 1 << 20) < 0) {
-		error_errno("cannot read the boot config fragment '%s'", shipped);
-		free(shipped);
-		return -1;
-	}
-	free(shipped);
+	r->shipped_fragment = shipped_file(INSTALLED_DATA, "boot.config", "../data/boot.config");
+	if (strbuf_read_file(&r->fragment, r->shipped_fragment, 1 << 20) < 0)
+		return error_errno("cannot read the boot config fragment '%s'", r->shipped_fragment);
 	for (size_t i = 0; i < r->touched.nr; i++) {
 		struct strvec syms = STRVEC_INIT;
 
@@ -336,7 +333,7 @@ build(struct boot_run *r, const char *commit, int log_fd, struct build_stats *st
 	progress_stage("config");
 	strbuf_addf(&in, "khsend config v1\n%s\n%s\n%s", commit, r->cc.buf, r->fragment.buf);
 	hash_hex(&stamp, in.buf, in.len);
-	rc = kconfig_make_config(&r->tree, r->fragment_path, &r->symbols, stamp.buf, &r->chased,
+	rc = kconfig_make_config(&r->tree, r->shipped_fragment, &r->symbols, stamp.buf, &r->chased,
 				 log_fd);
 	strbuf_release(&in);
 	strbuf_release(&stamp);
@@ -874,6 +871,7 @@ boot_run_release(struct boot_run *r)
 	free(r->build_log);
 	free(r->serial_log);
 	free(r->fragment_path);
+	free(r->shipped_fragment);
 	free(r->init_binary);
 }
 
