@@ -40,8 +40,8 @@ make_tick(void *data)
 	struct make_progress *mp = data;
 
 	if (mp->stage && mp->compiled)
-		progress_update("%u %s compiled%s%s", mp->compiled, mp->compiled == 1 ? "file" : "files", *mp->last ? ", now " : "",
-				mp->last);
+		progress_update("%u %s compiled%s%s", mp->compiled, files_word(mp->compiled),
+				*mp->last ? ", now " : "", mp->last);
 	else if (mp->stage)
 		progress_update("make is running");
 }

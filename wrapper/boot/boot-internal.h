@@ -60,6 +60,12 @@ __attribute__((format(printf, 1, 2))) void progress_update(const char *fmt, ...)
 __attribute__((format(printf, 1, 2))) void progress_done(const char *fmt, ...);
 /* Wipe the updating line before printing anything else on stderr. */
 void progress_clear(void);
+/* "file" or "files", for "%u %s compiled" (boot's messages are English only). */
+static inline const char *
+files_word(unsigned n)
+{
+	return n == 1 ? "file" : "files";
+}
 
 /* ---- boot-tree.c: the cache, the private work trees, git am ---- */
 

@@ -279,8 +279,8 @@ clone_user_tree(struct boot_tree *t)
 	remove_dir_recursively(tmp);
 	note("making a private clone of '%s' (once) in '%s'", t->user_tree, t->src);
 	/* gc.auto=0: a background repack would take a core from the kernel build. */
-	rc = run_git(NULL, NULL, "clone", "--quiet", "--shared", "--no-checkout", "--config", "gc.auto=0",
-		     t->user_tree, tmp, NULL);
+	rc = run_git(NULL, NULL, "clone", "--quiet", "--shared", "--no-checkout",
+		     "--config", "gc.auto=0", t->user_tree, tmp, NULL);
 	if (!rc && rename(tmp, t->src))
 		rc = error_errno("cannot rename '%s' to '%s'", tmp, t->src);
 	if (rc)
@@ -408,10 +408,10 @@ extract_and_commit(const char *tmp, char **top)
 	if (!*top)
 		return error("%s did not unpack into one directory", KERNEL_TARBALL);
 	note("recording it as a git repository with one base commit");
-	/* -f: the kernel's own .gitignore files must not leave shipped files out. */
 	/*
 	 * gc.auto=0: the commit leaves some 80,000 loose objects, and the repack
 	 * git would start behind it takes a core from the first kernel build.
+	 * add -f: the kernel's own .gitignore files must not leave shipped files out.
 	 */
 	if (run_git(*top, NULL, "init", "--quiet", "--initial-branch=khsend", NULL) ||
 	    run_git(*top, NULL, "config", "gc.auto", "0", NULL) ||

@@ -343,7 +343,7 @@ build(struct boot_run *r, const char *commit, int log_fd, struct build_stats *st
 	progress_stage("build");
 	rc = run_make(&r->tree, "bzImage", log_fd, "build", st);
 	if (!rc)
-		progress_done("%u %s compiled", st->compiled, st->compiled == 1 ? "file" : "files");
+		progress_done("%u %s compiled", st->compiled, files_word(st->compiled));
 	return rc;
 }
 
@@ -825,7 +825,7 @@ run_pipeline(struct boot_run *r)
 	if (coverage_and_compile(r, &compile_failed))
 		goto out;
 	strbuf_addf(&r->report, "  build: %u %s compiled in %.1f s (log: %s)\n", st.compiled,
-		    st.compiled == 1 ? "file" : "files", st.seconds, r->build_log);
+		    files_word(st.compiled), st.seconds, r->build_log);
 	if (boot_kernel(r, r->serial_log, nonce, sizeof(nonce), &run) ||
 	    run.end == QEMU_INTERRUPTED)
 		goto out;
